@@ -1,0 +1,242 @@
+//! The one-call entry point: raw message bytes and [`Options`] in, [`Report`] out.
+
+use std::borrow::Cow;
+
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+
+use crate::base::{self, Context};
+use crate::headers;
+use crate::html;
+use crate::mime::{self, ContentType, Entity};
+use crate::options::Options;
+use crate::report::{
+    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, Report, Unresolved, UrlRecord, UrlSource,
+};
+use crate::url::{Resolver, has_scheme};
+
+/// Finds every entity of `raw`, its base and where the base came from (SPEC §3), and every
+/// URL in its headers and HTML body, resolved (SPEC §4, §5).
+///
+/// `raw` is one message as stored (RFC 5322 with MIME; LF or CRLF line endings; a leading
+/// mbox `From ` line is skipped).
+///
+/// # Errors
+///
+/// None: the function is total over its input. Whatever is wrong with the message becomes a
+/// [`Diagnostic`] in the report, and everything that could be read is still reported
+/// (SPEC §7, §8).
+///
+/// # Example
+///
+/// ```
+/// let message = b"Base: <URL:http://www.ics.uci.edu/Test/a/b/c>\r\n\
+///                 Content-Type: text/html\r\n\r\n<a href=\"../x\">x</a>";
+/// let report = mimebase::analyze(message, &mimebase::Options::new());
+/// assert_eq!(report.urls[1].resolved.as_deref(), Some("http://www.ics.uci.edu/Test/a/x"));
+/// ```
+pub fn analyze(raw: &[u8], options: &Options) -> Report {
+    let mut diagnostics = Vec::new();
+    let entities = mime::split(raw, options, &mut diagnostics);
+    let retrieval = base::retrieval_base(options, &mut diagnostics);
+    let mut records: Vec<EntityRecord> = Vec::with_capacity(entities.len());
+    let mut urls = Vec::new();
+    let mut decoded_budget = options.max_decoded_bytes();
+    for entity in &entities {
+        let parent = entity.parent.and_then(|i| records.get(i));
+        let context = match parent {
+            Some(parent) => Context::Inside(&parent.part, &parent.header_base),
+            None => Context::Root(&retrieval),
+        };
+        let header_base = base::header_base(entity, context, options, &mut diagnostics);
+        header_urls(
+            entity,
+            context.outer(),
+            &header_base,
+            options.resolver(),
+            &mut urls,
+        );
+        let base = if entity.content_type.is_html() {
+            html_urls(
+                raw,
+                entity,
+                &header_base,
+                options,
+                &mut decoded_budget,
+                &mut urls,
+                &mut diagnostics,
+            )
+        } else {
+            header_base.clone()
+        };
+        records.push(EntityRecord {
+            part: entity.part.clone(),
+            kind: entity.kind,
+            parent: parent.map(|p| p.part.clone()),
+            content_type: entity.content_type.essence(),
+            header: entity.header.clone().into(),
+            body: entity.body.clone().into(),
+            header_base,
+            base,
+        });
+    }
+    Report {
+        entities: records,
+        urls,
+        diagnostics,
+    }
+}
+
+/// The URL of `reference` against `base` (SPEC §4): resolved when there is a base, reported
+/// as it is when absolute, unresolved otherwise.
+fn resolve(
+    resolver: Resolver,
+    base: &BaseRecord,
+    reference: &str,
+) -> (Option<String>, Option<Unresolved>) {
+    match base.url.as_deref() {
+        Some(base) => match resolver.resolve(base, reference) {
+            Ok(url) => (Some(url), None),
+            Err(_) => (None, Some(Unresolved::ResolverError)),
+        },
+        None if has_scheme(reference) => (Some(reference.to_owned()), None),
+        None => (None, Some(Unresolved::NoBase)),
+    }
+}
+
+/// The URLs of the entity's header fields (SPEC §5): the base fields against the outer base
+/// (SPEC §3 step 2), the RFC 2369 lists and `Archived-At` against the header-level base.
+fn header_urls(
+    entity: &Entity,
+    outer: &BaseRecord,
+    header_base: &BaseRecord,
+    resolver: Resolver,
+    urls: &mut Vec<UrlRecord>,
+) {
+    for (field_index, field) in entity.fields.iter().enumerate() {
+        let (name, references, base) = if let Some(name) = headers::base_field(&field.name) {
+            let value = headers::base_value(&field.value);
+            if value.is_empty() {
+                continue;
+            }
+            (name, vec![value], outer)
+        } else if let Some(name) = headers::list_field(&field.name) {
+            (name, headers::list_urls(&field.value), header_base)
+        } else {
+            continue;
+        };
+        for (item, reference) in references.into_iter().enumerate() {
+            let (resolved, unresolved) = resolve(resolver, base, &reference);
+            urls.push(UrlRecord {
+                part: entity.part.clone(),
+                source: UrlSource::Header {
+                    name,
+                    field: field_index,
+                    item,
+                },
+                reference,
+                resolved,
+                unresolved,
+                base: base.clone(),
+                resolver,
+            });
+        }
+    }
+}
+
+/// Decodes and scans an HTML body, records its URLs and returns its effective base: the
+/// content base (SPEC §3 step 1) when it has a usable `<base href>`, else `header_base`.
+fn html_urls(
+    raw: &[u8],
+    entity: &Entity,
+    header_base: &BaseRecord,
+    options: &Options,
+    decoded_budget: &mut usize,
+    urls: &mut Vec<UrlRecord>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BaseRecord {
+    let body = mime::decoded_body(raw, entity, diagnostics);
+    let Some(remaining) = decoded_budget.checked_sub(body.len()) else {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::DecodedSizeLimit,
+            message: format!(
+                "decoding HTML bodies passed {} bytes; this part is not scanned",
+                options.max_decoded_bytes()
+            ),
+        });
+        *decoded_budget = 0;
+        return header_base.clone();
+    };
+    *decoded_budget = remaining;
+    let text = decode_charset(&body, &entity.content_type, entity, diagnostics);
+    let scan = html::scan(&text);
+    if let Some(error) = &scan.error {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::HtmlError,
+            message: format!("HTML scan stopped: {error}; URLs found before are kept"),
+        });
+    }
+    let base = scan
+        .base
+        .and_then(|i| scan.urls.get(i))
+        .and_then(|href| {
+            base::content_base(entity, &href.reference, header_base, options, diagnostics)
+        })
+        .unwrap_or_else(|| header_base.clone());
+    let resolver = options.resolver();
+    for (index, found) in scan.urls.into_iter().enumerate() {
+        // The <base href> itself resolves against the header-level base (SPEC §3 step 1).
+        let against = if Some(index) == scan.base {
+            header_base
+        } else {
+            &base
+        };
+        let (resolved, unresolved) = resolve(resolver, against, &found.reference);
+        urls.push(UrlRecord {
+            part: entity.part.clone(),
+            source: UrlSource::Html {
+                tag: found.tag,
+                attribute: found.attribute,
+                range: found.range,
+            },
+            reference: found.reference,
+            resolved,
+            unresolved,
+            base: against.clone(),
+            resolver,
+        });
+    }
+    base
+}
+
+/// The body as UTF-8 text: through the `charset` parameter's encoding (WHATWG Encoding
+/// labels, `encoding_rs`); without one, UTF-8 when the bytes are valid UTF-8, else
+/// windows-1252 (a superset of US-ASCII and ISO-8859-1, the charsets undeclared mail most
+/// often is in). An unknown label falls back the same way, with a diagnostic.
+fn decode_charset<'a>(
+    body: &'a [u8],
+    content_type: &ContentType,
+    entity: &Entity,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Cow<'a, str> {
+    let declared = content_type.param("charset").map(str::trim);
+    let encoding = match declared {
+        Some(label) => Encoding::for_label(label.as_bytes()).or_else(|| {
+            diagnostics.push(Diagnostic {
+                part: Some(entity.part.clone()),
+                kind: DiagnosticKind::UnknownCharset,
+                message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
+            });
+            None
+        }),
+        None => None,
+    };
+    let encoding = encoding.unwrap_or(if std::str::from_utf8(body).is_ok() {
+        UTF_8
+    } else {
+        WINDOWS_1252
+    });
+    let (text, _) = encoding.decode_without_bom_handling(body);
+    text
+}

@@ -1,0 +1,187 @@
+//! Base precedence (SPEC §3; RFC 1808 §3, RFC 2110 §4.2, RFC 2557 §5). The only place where
+//! it is decided which base an entity has.
+//!
+//! Steps 2–5 give an entity's **header-level base** ([`header_base`]); step 1, the first
+//! `<base href>` of an HTML body, gives its **content base** ([`content_base`]).
+
+use crate::headers::{BASE_FIELDS, base_value};
+use crate::mime::Entity;
+use crate::options::Options;
+use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
+use crate::url::has_scheme;
+
+/// The base an entity finds around it: for a body part or an encapsulated message, the
+/// header-level base of the entity that encapsulates it (and that entity's identifier); for
+/// the root, the retrieval URL (SPEC §3 step 4).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Context<'a> {
+    /// The root message; the record is the retrieval URL's (or none).
+    Root(&'a BaseRecord),
+    /// Inside the entity `part`, whose header-level base is the record.
+    Inside(&'a PartId, &'a BaseRecord),
+}
+
+impl<'a> Context<'a> {
+    /// The base that relative base fields are resolved against (RFC 2557 §5: "the base of the
+    /// encapsulating entity"; for the root, the retrieval URL, the one context the root has).
+    pub fn outer(self) -> &'a BaseRecord {
+        match self {
+            Context::Root(record) | Context::Inside(_, record) => record,
+        }
+    }
+}
+
+/// The retrieval URL as a base record (SPEC §3 step 4): [`BaseSource::Retrieval`], or none
+/// with a diagnostic when it has no scheme.
+pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic>) -> BaseRecord {
+    match options.retrieval_url() {
+        Some(url) if has_scheme(url) => BaseRecord {
+            url: Some(url.to_owned()),
+            source: BaseSource::Retrieval,
+            inherited_from: None,
+        },
+        Some(url) => {
+            diagnostics.push(Diagnostic {
+                part: None,
+                kind: DiagnosticKind::UnusableRetrievalUrl,
+                message: format!("retrieval URL {url:?} has no scheme; it is not used"),
+            });
+            BaseRecord::none()
+        }
+        None => BaseRecord::none(),
+    }
+}
+
+/// The header-level base of `entity` (SPEC §3 steps 2–5).
+///
+/// - Step 2: the first of `Base`, `Content-Base`, `Content-Location` that the entity has and
+///   that gives an absolute URL. The value's white space and wrappers are removed
+///   ([`base_value`]); a relative value is resolved against [`Context::outer`]. A field that
+///   is empty, or relative with nothing to resolve it against, is passed over with a
+///   diagnostic, as if absent, and the next field is tried. Of duplicates the first counts,
+///   with a diagnostic naming the second.
+/// - Step 3: the encapsulating entity's header-level base, `inherited` from the entity that
+///   set it.
+/// - Step 4: for the root, the retrieval URL.
+/// - Step 5: none.
+pub(crate) fn header_base(
+    entity: &Entity,
+    context: Context<'_>,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BaseRecord {
+    let mut diagnose = |kind, message: String| {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind,
+            message,
+        });
+    };
+    for (name, source) in BASE_FIELDS.into_iter().zip([
+        BaseSource::HeaderBase,
+        BaseSource::HeaderContentBase,
+        BaseSource::HeaderContentLocation,
+    ]) {
+        let mut fields = entity.fields.iter().filter(|f| f.is(name));
+        let Some(first) = fields.next() else {
+            continue;
+        };
+        if let Some(second) = fields.next() {
+            diagnose(
+                DiagnosticKind::DuplicateBaseHeader,
+                format!(
+                    "{name} occurs more than once; the first counts, {:?} is ignored",
+                    second.value
+                ),
+            );
+        }
+        let value = base_value(&first.value);
+        if value.is_empty() {
+            diagnose(
+                DiagnosticKind::EmptyBaseHeader,
+                format!("{name} is empty; it is not used as a base"),
+            );
+            continue;
+        }
+        if has_scheme(&value) {
+            return BaseRecord {
+                url: Some(value),
+                source,
+                inherited_from: None,
+            };
+        }
+        match context.outer().url.as_deref() {
+            Some(outer) => match options.resolver().resolve(outer, &value) {
+                Ok(url) => {
+                    return BaseRecord {
+                        url: Some(url),
+                        source,
+                        inherited_from: None,
+                    };
+                }
+                Err(error) => diagnose(
+                    DiagnosticKind::UnusableBaseHeader,
+                    format!("{name} {value:?} cannot be resolved against {outer:?}: {error}"),
+                ),
+            },
+            None => diagnose(
+                DiagnosticKind::UnusableBaseHeader,
+                format!(
+                    "{name} {value:?} is relative and there is no base to resolve it against; it is not used as a base"
+                ),
+            ),
+        }
+    }
+    match context {
+        Context::Inside(parent, record) => match &record.url {
+            Some(url) => BaseRecord {
+                url: Some(url.clone()),
+                source: BaseSource::Inherited,
+                inherited_from: Some(
+                    record
+                        .inherited_from
+                        .clone()
+                        .unwrap_or_else(|| parent.clone()),
+                ),
+            },
+            None => BaseRecord::none(),
+        },
+        Context::Root(retrieval) => retrieval.clone(),
+    }
+}
+
+/// The content base of an HTML entity (SPEC §3 step 1): the first `<base href>` value,
+/// already entity-decoded and trimmed, resolved against the header-level base when relative.
+/// `None`, with a diagnostic, when it cannot be made absolute; the header-level base then
+/// stays in force.
+pub(crate) fn content_base(
+    entity: &Entity,
+    href: &str,
+    header_base: &BaseRecord,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<BaseRecord> {
+    let html_base = |url: String| BaseRecord {
+        url: Some(url),
+        source: BaseSource::HtmlBase,
+        inherited_from: None,
+    };
+    if has_scheme(href) {
+        return Some(html_base(href.to_owned()));
+    }
+    let problem = match header_base.url.as_deref() {
+        Some(outer) => match options.resolver().resolve(outer, href) {
+            Ok(url) => return Some(html_base(url)),
+            Err(error) => {
+                format!("<base href={href:?}> cannot be resolved against {outer:?}: {error}")
+            }
+        },
+        None => format!("<base href={href:?}> is relative and the part has no header-level base"),
+    };
+    diagnostics.push(Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::UnusableHtmlBase,
+        message: problem,
+    });
+    None
+}

@@ -1,0 +1,75 @@
+//! The command line: arguments in, library calls, text out. stdout carries data, stderr
+//! diagnostics prefixed `mimebase:`; exit 0 on success, 2 when an input could not be read; a
+//! closed pipe ends quietly (SPEC §6).
+
+mod args;
+mod output;
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Args, Command, InputArgs};
+use mimebase::{Options, Report, analyze};
+
+/// Runs the command line and returns the process's exit code.
+pub(crate) fn run() -> ExitCode {
+    let args = Args::parse();
+    let (inputs, print): (
+        &InputArgs,
+        fn(&mut dyn Write, &str, &Report) -> io::Result<()>,
+    ) = match &args.command {
+        Command::Inspect(inputs) => (inputs, output::inspect),
+        Command::Urls(inputs) => (inputs, output::urls),
+    };
+    let mut options = Options::new();
+    if let Some(url) = &inputs.retrieval_url {
+        options = options.with_retrieval_url(url.clone());
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    let stdin_only = [Path::new("-").to_path_buf()];
+    let files = if inputs.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &inputs.files[..]
+    };
+    for file in files {
+        let name = file.display().to_string();
+        let raw = match read_input(file) {
+            Ok(raw) => raw,
+            Err(error) => {
+                eprintln!("mimebase: {name}: {error}");
+                failed = true;
+                continue;
+            }
+        };
+        let report = analyze(&raw, &options);
+        if let Err(error) = print(&mut out, &name, &report).and_then(|()| out.flush()) {
+            if error.kind() == io::ErrorKind::BrokenPipe {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("mimebase: writing output: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The bytes of `path`, or of standard input for `-`.
+fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut raw = Vec::new();
+        io::stdin().lock().read_to_end(&mut raw)?;
+        Ok(raw)
+    } else {
+        std::fs::read(path)
+    }
+}

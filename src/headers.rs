@@ -1,0 +1,127 @@
+//! URL-bearing header fields (SPEC §5): the base fields `Base`, `Content-Base`,
+//! `Content-Location`, the RFC 2369 `List-*` fields and `Archived-At` (RFC 5064).
+//!
+//! Values arrive unfolded ([`Field::value`](crate::mime::Field)); this module removes what
+//! surrounds the URL. Hand-written because these are the formats this project exists for: no
+//! library parses RFC 1808 `<URL:…>` wrappers or RFC 2369 lists.
+
+/// The fields whose values are base URLs, in SPEC §3 step 2 order.
+pub(crate) const BASE_FIELDS: [&str; 3] = ["Base", "Content-Base", "Content-Location"];
+
+/// The fields holding RFC 2369 lists of `<URL>` items, and `Archived-At` (RFC 5064).
+pub(crate) const LIST_FIELDS: [&str; 7] = [
+    "List-Archive",
+    "List-Help",
+    "List-Owner",
+    "List-Post",
+    "List-Subscribe",
+    "List-Unsubscribe",
+    "Archived-At",
+];
+
+/// The canonical spelling of `name` if it is one of [`BASE_FIELDS`] (ASCII case-insensitive).
+pub(crate) fn base_field(name: &str) -> Option<&'static str> {
+    BASE_FIELDS
+        .into_iter()
+        .find(|known| known.eq_ignore_ascii_case(name))
+}
+
+/// The canonical spelling of `name` if it is one of [`LIST_FIELDS`] (ASCII case-insensitive).
+pub(crate) fn list_field(name: &str) -> Option<&'static str> {
+    LIST_FIELDS
+        .into_iter()
+        .find(|known| known.eq_ignore_ascii_case(name))
+}
+
+/// The URL in a base field's value (SPEC §3 step 2, RFC 1808 §3.1): all white space removed
+/// ("any whitespace (including that used for line folding) inside the angle brackets is
+/// ignored"), then one wrapper `<URL:…>`, `<…>` or `"…"` removed. The result may be empty.
+pub(crate) fn base_value(value: &str) -> String {
+    let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let unwrapped = if let Some(inner) = compact.strip_prefix('<').and_then(|v| v.strip_suffix('>'))
+    {
+        strip_url_label(inner)
+    } else if let Some(inner) = compact.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        inner
+    } else {
+        &compact
+    };
+    unwrapped.to_owned()
+}
+
+/// `URL:x` → `x`, the label compared ASCII case-insensitively (RFC 1738 §2.2 `<URL:…>`).
+fn strip_url_label(inner: &str) -> &str {
+    match inner.get(..4) {
+        Some(label) if label.eq_ignore_ascii_case("URL:") => inner.get(4..).unwrap_or_default(),
+        _ => inner,
+    }
+}
+
+/// The URLs of an RFC 2369 field (`List-*`) or of `Archived-At` (RFC 5064), in order.
+///
+/// RFC 2369 §2: "a list of one or more URLs, each enclosed in angle brackets and separated
+/// by commas"; white space inside the brackets is ignored, text outside them (comments, the
+/// `NO` of `List-Post`) holds no URL. A value with no angle bracket at all is taken whole,
+/// white space removed, as senders of `Archived-At` sometimes write it bare.
+pub(crate) fn list_urls(value: &str) -> Vec<String> {
+    if !value.contains('<') {
+        let bare = base_value(value);
+        if bare.is_empty() || bare.eq_ignore_ascii_case("NO") {
+            return Vec::new();
+        }
+        return vec![bare];
+    }
+    let mut urls = Vec::new();
+    let mut rest = value;
+    while let Some((_, after_open)) = rest.split_once('<') {
+        let (inside, after_close) = after_open.split_once('>').unwrap_or((after_open, ""));
+        let url: String = inside.chars().filter(|c| !c.is_whitespace()).collect();
+        let url = strip_url_label(&url).to_owned();
+        if !url.is_empty() {
+            urls.push(url);
+        }
+        rest = after_close;
+    }
+    urls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_value_removes_whitespace_and_wrappers() {
+        assert_eq!(
+            base_value("<URL:http://www.ics.uci.edu/Test/a/b/c>"),
+            "http://www.ics.uci.edu/Test/a/b/c"
+        );
+        assert_eq!(base_value("<url:http://a/ b/c>"), "http://a/b/c");
+        assert_eq!(base_value("\"http://x/y/\""), "http://x/y/");
+        assert_eq!(base_value("<../rel/>"), "../rel/");
+        assert_eq!(base_value(" page.html "), "page.html");
+        assert_eq!(base_value("<>"), "");
+    }
+
+    #[test]
+    fn rfc2369_lists() {
+        assert_eq!(
+            list_urls(
+                "<mailto:l@x?subject=help> (List Instructions),\r\n <http://www.host.com/list/>"
+            ),
+            ["mailto:l@x?subject=help", "http://www.host.com/list/"]
+        );
+        assert_eq!(
+            list_urls("NO (posting not allowed on this list)"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            list_urls("<ftp://ftp.host.com/list.txt> (FTP),\n <mailto:x>"),
+            ["ftp://ftp.host.com/list.txt", "mailto:x"]
+        );
+        assert_eq!(list_urls("<http://a/ b\n c>"), ["http://a/bc"]);
+        assert_eq!(
+            list_urls("http://archive.example/msg/1"),
+            ["http://archive.example/msg/1"]
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! The header block of one entity (RFC 5322 §2.2, RFC 2045 §3): field lines, folding, the
+//! blank line that ends it.
+//!
+//! Hand-written rather than mail-parser's message parser because we need every field with its
+//! absolute byte range, duplicates in order (mail-parser's `header()` returns the last one) and
+//! a hard size limit; the values themselves go through mail-parser's single-field parsers.
+
+use std::ops::Range;
+
+use memchr::memchr;
+
+/// One header field.
+#[derive(Debug, Clone)]
+pub(crate) struct Field {
+    /// The field name as written (compare with [`Field::is`]).
+    pub name: String,
+    /// The value unfolded (RFC 5322 §2.2.3: every line break followed by white space
+    /// removed) and trimmed; 8-bit bytes that are not UTF-8 become U+FFFD.
+    pub value: String,
+}
+
+impl Field {
+    /// True when the field name is `name`, compared ASCII case-insensitively.
+    pub fn is(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name)
+    }
+}
+
+/// What went wrong while reading a header block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HeaderProblem {
+    /// The first line is not a header field: no header block.
+    NoHeader,
+    /// A line that is not a field ended the block early.
+    Malformed,
+    /// The block passed the size limit.
+    TooLarge,
+}
+
+/// A header block: its fields, its range and where the body starts.
+#[derive(Debug, Clone)]
+pub(crate) struct HeaderBlock {
+    pub fields: Vec<Field>,
+    /// The header block, without the blank line that ends it.
+    pub range: Range<usize>,
+    /// Where the body starts (after the blank line, or at the first line that is not a field).
+    pub body_start: usize,
+    pub problem: Option<HeaderProblem>,
+}
+
+/// Reads the header block at the start of `raw[range]`.
+///
+/// A block ends at the first empty line (LF or CRLF). A line that is neither a field
+/// (`name:` with a name of printable ASCII other than `:`, white space before the colon
+/// allowed as in RFC 5322 §4.5.3) nor a continuation (starting with space or tab) ends the
+/// block early: when it is the first line, there is no header block at all and the body is
+/// the whole range.
+pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
+    let end = range.end.min(raw.len());
+    let start = range.start.min(end);
+    let mut fields: Vec<Field> = Vec::new();
+    let mut pos = start;
+    let mut problem = None;
+    // (name, start of the value) of the field being read; it ends where the next line that
+    // is not a continuation starts.
+    let mut current: Option<(String, usize)> = None;
+    let finish = |fields: &mut Vec<Field>, current: &mut Option<(String, usize)>, at: usize| {
+        if let Some((name, value_start)) = current.take() {
+            let raw_end = trim_line_break(raw, value_start, at);
+            fields.push(Field {
+                name,
+                value: unfold(raw.get(value_start..raw_end).unwrap_or_default()),
+            });
+        }
+    };
+    let (header_end, body_start) = loop {
+        if pos >= end {
+            finish(&mut fields, &mut current, end);
+            break (end, end);
+        }
+        if pos - start > max_bytes {
+            finish(&mut fields, &mut current, pos);
+            problem = Some(HeaderProblem::TooLarge);
+            let body_start = blank_line_after(raw, pos, end).unwrap_or(end);
+            break (pos, body_start);
+        }
+        let rest = raw.get(pos..end).unwrap_or_default();
+        let line_len = memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line = rest.get(..line_len).unwrap_or_default();
+        if line == b"\n" || line == b"\r\n" {
+            finish(&mut fields, &mut current, pos);
+            break (pos, pos + line_len);
+        }
+        match line.first() {
+            Some(b' ' | b'\t') if current.is_some() => {}
+            _ => match field_name(line) {
+                Some((name, colon)) => {
+                    finish(&mut fields, &mut current, pos);
+                    current = Some((name, pos + colon + 1));
+                }
+                None => {
+                    finish(&mut fields, &mut current, pos);
+                    problem = Some(if fields.is_empty() {
+                        HeaderProblem::NoHeader
+                    } else {
+                        HeaderProblem::Malformed
+                    });
+                    break (pos, pos);
+                }
+            },
+        }
+        pos += line_len;
+    };
+    HeaderBlock {
+        fields,
+        range: start..header_end,
+        body_start,
+        problem,
+    }
+}
+
+/// The field name of `line` and the offset of its colon, if `line` starts a field.
+fn field_name(line: &[u8]) -> Option<(String, usize)> {
+    let colon = memchr(b':', line)?;
+    let name = line.get(..colon)?;
+    let name = trim_end_wsp(name);
+    if name.is_empty() || !name.iter().all(|&b| (33..=126).contains(&b)) {
+        return None;
+    }
+    Some((String::from_utf8_lossy(name).into_owned(), colon))
+}
+
+fn trim_end_wsp(bytes: &[u8]) -> &[u8] {
+    let len = bytes
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(0, |i| i + 1);
+    bytes.get(..len).unwrap_or_default()
+}
+
+/// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
+fn trim_line_break(raw: &[u8], floor: usize, at: usize) -> usize {
+    let mut end = at;
+    if end > floor && raw.get(end - 1) == Some(&b'\n') {
+        end -= 1;
+        if end > floor && raw.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+    }
+    end
+}
+
+/// The offset just after the first empty line at or after `pos`, if any.
+fn blank_line_after(raw: &[u8], pos: usize, end: usize) -> Option<usize> {
+    let region = raw.get(pos..end)?;
+    let finder = memchr::memmem::Finder::new(b"\n\n");
+    let lf = finder.find(region).map(|i| i + 2);
+    let crlf = memchr::memmem::find(region, b"\n\r\n").map(|i| i + 3);
+    let first = match (lf, crlf) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    Some(pos + first)
+}
+
+/// RFC 5322 §2.2.3 unfolding: drop every CR and LF (a line break inside a field is always
+/// followed by white space), then trim the white space around the value.
+pub(crate) fn unfold(raw: &[u8]) -> String {
+    let unfolded: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|&b| b != b'\r' && b != b'\n')
+        .collect();
+    let text = String::from_utf8_lossy(&unfolded);
+    text.trim_matches(|c| c == ' ' || c == '\t').to_owned()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn names_values(block: &HeaderBlock) -> Vec<(&str, &str)> {
+        block
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.value.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn folded_fields_unfold_and_keep_raw_ranges() {
+        let raw = b"Subject: a\r\n b\r\nBase: <URL:http://x/\r\n  y>\r\n\r\nbody";
+        let block = parse(raw, 0..raw.len(), 1000);
+        assert_eq!(
+            names_values(&block),
+            [("Subject", "a b"), ("Base", "<URL:http://x/  y>")]
+        );
+        assert_eq!(&raw[block.body_start..], b"body");
+        assert_eq!(block.problem, None);
+    }
+
+    #[test]
+    fn leading_blank_line_means_empty_header() {
+        let raw = b"\nbody";
+        let block = parse(raw, 0..raw.len(), 1000);
+        assert!(block.fields.is_empty());
+        assert_eq!(block.body_start, 1);
+        assert_eq!(block.problem, None);
+    }
+
+    #[test]
+    fn first_line_not_a_field_means_no_header() {
+        let raw = b"<html>\n<a href=x>";
+        let block = parse(raw, 0..raw.len(), 1000);
+        assert_eq!(block.problem, Some(HeaderProblem::NoHeader));
+        assert_eq!(block.body_start, 0);
+    }
+
+    #[test]
+    fn header_size_limit_stops_reading() {
+        let mut raw = b"A: 1\nB: ".to_vec();
+        raw.extend(std::iter::repeat_n(b'x', 5000));
+        raw.extend(b"\nC: 3\n\nbody");
+        let block = parse(&raw, 0..raw.len(), 100);
+        assert_eq!(block.problem, Some(HeaderProblem::TooLarge));
+        assert_eq!(&raw[block.body_start..], b"body");
+        assert!(block.fields.iter().all(|f| !f.is("C")));
+    }
+}

@@ -1,0 +1,549 @@
+//! Our own iterative MIME splitter (RFC 2045, RFC 2046): the entity tree of a message with
+//! absolute byte ranges, walked with an explicit stack, so that no input can exhaust the call
+//! stack.
+//!
+//! Why not mail-parser's message tree: on Rust 1.95 only mail-parser 0.11.9 builds, and its
+//! parse result overflows the stack when dropped at about 20 000 nested `message/rfc822`
+//! levels, it copies the whole decoded buffer per level of base64-encoded `message/rfc822`
+//! (hundreds of megabytes for a message of a few hundred kilobytes), and it matches boundaries
+//! anywhere in a line where RFC 2046 §5.1.1 wants them at the start of one. Its single-field
+//! parsers (`parse_content_type`) and its decoders do not have these problems, and we use them.
+
+pub(crate) mod header;
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use mail_parser::HeaderValue;
+use mail_parser::parsers::MessageStream;
+
+use crate::options::Options;
+use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId};
+
+pub(crate) use header::Field;
+
+/// A parsed `Content-Type` (RFC 2045 §5.1), type and subtype lowercase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ContentType {
+    pub media_type: String,
+    pub subtype: String,
+    /// Parameters in order, names lowercase, values as decoded by mail-parser (RFC 2231
+    /// continuations joined).
+    pub params: Vec<(String, String)>,
+}
+
+impl ContentType {
+    fn new(media_type: &str, subtype: &str) -> Self {
+        ContentType {
+            media_type: media_type.to_owned(),
+            subtype: subtype.to_owned(),
+            params: Vec::new(),
+        }
+    }
+
+    /// The value of parameter `name` (lowercase).
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `type/subtype`.
+    pub fn essence(&self) -> String {
+        format!("{}/{}", self.media_type, self.subtype)
+    }
+
+    /// True for `text/html` and `application/xhtml+xml` (SPEC §5).
+    pub fn is_html(&self) -> bool {
+        (self.media_type == "text" && self.subtype == "html")
+            || (self.media_type == "application" && self.subtype == "xhtml+xml")
+    }
+
+    /// True for the types whose body is an encapsulated message (SPEC §2).
+    fn is_encapsulating(&self) -> bool {
+        self.media_type == "message"
+            && matches!(self.subtype.as_str(), "rfc822" | "global" | "news")
+    }
+}
+
+/// `Content-Transfer-Encoding` (RFC 2045 §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransferEncoding {
+    /// `7bit`, `8bit`, `binary` or absent: the body is as it is.
+    Identity,
+    Base64,
+    QuotedPrintable,
+    /// Anything else: used as it is, with a diagnostic.
+    Unknown,
+}
+
+/// One entity of the message.
+#[derive(Debug, Clone)]
+pub(crate) struct Entity {
+    pub part: PartId,
+    pub kind: EntityKind,
+    /// Index of the encapsulating entity in the entity list.
+    pub parent: Option<usize>,
+    pub header: Range<usize>,
+    pub body: Range<usize>,
+    pub fields: Vec<Field>,
+    pub content_type: ContentType,
+    pub transfer_encoding: TransferEncoding,
+}
+
+/// Work still to do: an entity whose range is known but not yet read.
+struct Pending {
+    range: Range<usize>,
+    part: PartId,
+    kind: EntityKind,
+    parent: Option<usize>,
+    depth: usize,
+    /// RFC 2046 §5.1.5: inside `multipart/digest` the default type is `message/rfc822`.
+    in_digest: bool,
+}
+
+/// Splits `raw` into its entities, in document order (parents before children).
+///
+/// A leading mbox `From ` line is skipped. Never fails: problems are pushed to `diagnostics`.
+pub(crate) fn split(
+    raw: &[u8],
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Entity> {
+    let start = if raw.starts_with(b"From ") {
+        memchr::memchr(b'\n', raw).map_or(raw.len(), |i| i + 1)
+    } else {
+        0
+    };
+    let mut entities = Vec::new();
+    let mut stack = vec![Pending {
+        range: start..raw.len(),
+        part: PartId::root(),
+        kind: EntityKind::Message,
+        parent: None,
+        depth: 0,
+        in_digest: false,
+    }];
+    while let Some(pending) = stack.pop() {
+        if entities.len() >= options.max_entities() {
+            diagnostics.push(Diagnostic {
+                part: Some(pending.part),
+                kind: DiagnosticKind::EntityLimit,
+                message: format!(
+                    "more than {} entities; this one and the {} after it are not read",
+                    options.max_entities(),
+                    stack.len()
+                ),
+            });
+            break;
+        }
+        let index = entities.len();
+        let entity = read_entity(raw, &pending, options, diagnostics);
+        let children = children_of(raw, &entity, &pending, index, options, diagnostics);
+        entities.push(entity);
+        stack.extend(children.into_iter().rev());
+    }
+    entities
+}
+
+fn read_entity(
+    raw: &[u8],
+    pending: &Pending,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Entity {
+    let block = header::parse(raw, pending.range.clone(), options.max_header_bytes());
+    let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
+        diagnostics.push(Diagnostic {
+            part: Some(pending.part.clone()),
+            kind,
+            message,
+        });
+    };
+    match block.problem {
+        Some(header::HeaderProblem::NoHeader) if pending.kind == EntityKind::Message => diagnose(
+            diagnostics,
+            DiagnosticKind::NoHeader,
+            "the message does not start with a header field; all of it is read as body".to_owned(),
+        ),
+        // A body part whose first line is not a field simply has no header (RFC 2046 §5.1.1
+        // wants a blank line there, but content right after the delimiter is common).
+        Some(header::HeaderProblem::NoHeader) => {}
+        Some(header::HeaderProblem::Malformed) => diagnose(
+            diagnostics,
+            DiagnosticKind::MalformedHeader,
+            format!(
+                "line at byte {} is not a header field; the body starts there",
+                block.body_start
+            ),
+        ),
+        Some(header::HeaderProblem::TooLarge) => diagnose(
+            diagnostics,
+            DiagnosticKind::HeaderTooLarge,
+            format!(
+                "header block larger than {} bytes; fields after byte {} are not read",
+                options.max_header_bytes(),
+                block.range.end
+            ),
+        ),
+        None => {}
+    }
+    let default_type = if pending.in_digest {
+        ContentType::new("message", "rfc822")
+    } else {
+        ContentType::new("text", "plain")
+    };
+    let content_type = match block.fields.iter().find(|f| f.is("Content-Type")) {
+        None => default_type,
+        Some(field) => parse_content_type(&field.value).unwrap_or_else(|| {
+            diagnose(
+                diagnostics,
+                DiagnosticKind::BadContentType,
+                format!(
+                    "cannot parse Content-Type {:?}; using {}",
+                    field.value,
+                    default_type.essence()
+                ),
+            );
+            default_type
+        }),
+    };
+    let transfer_encoding = match block
+        .fields
+        .iter()
+        .find(|f| f.is("Content-Transfer-Encoding"))
+    {
+        None => TransferEncoding::Identity,
+        Some(field) => match field.value.to_ascii_lowercase().as_str() {
+            "7bit" | "8bit" | "binary" | "" => TransferEncoding::Identity,
+            "base64" => TransferEncoding::Base64,
+            "quoted-printable" => TransferEncoding::QuotedPrintable,
+            other => {
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::UnknownTransferEncoding,
+                    format!("unknown Content-Transfer-Encoding {other:?}; body used as it is"),
+                );
+                TransferEncoding::Unknown
+            }
+        },
+    };
+    Entity {
+        part: pending.part.clone(),
+        kind: pending.kind,
+        parent: pending.parent,
+        header: block.range,
+        body: block.body_start..pending.range.end,
+        fields: block.fields,
+        content_type,
+        transfer_encoding,
+    }
+}
+
+/// `Content-Type` through mail-parser's field parser; `None` when it yields no type/subtype.
+fn parse_content_type(value: &str) -> Option<ContentType> {
+    let mut input = value.as_bytes().to_vec();
+    input.push(b'\n');
+    let HeaderValue::ContentType(parsed) = MessageStream::new(&input).parse_content_type() else {
+        return None;
+    };
+    let media_type = parsed.ctype().to_ascii_lowercase();
+    let subtype = parsed.subtype()?.to_ascii_lowercase();
+    if media_type.is_empty() || subtype.is_empty() {
+        return None;
+    }
+    let params = parsed
+        .attributes()
+        .unwrap_or_default()
+        .iter()
+        .map(|a| (a.name.to_ascii_lowercase(), a.value.to_string()))
+        .collect();
+    Some(ContentType {
+        media_type,
+        subtype,
+        params,
+    })
+}
+
+/// The entities directly inside `entity`: its body parts, or the message it encapsulates.
+fn children_of(
+    raw: &[u8],
+    entity: &Entity,
+    pending: &Pending,
+    index: usize,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Pending> {
+    let is_multipart = entity.content_type.media_type == "multipart";
+    if !is_multipart && !entity.content_type.is_encapsulating() {
+        return Vec::new();
+    }
+    let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind,
+            message,
+        });
+    };
+    if pending.depth >= options.max_depth() {
+        diagnose(
+            diagnostics,
+            DiagnosticKind::DepthLimit,
+            format!(
+                "nesting deeper than {} levels; the content of this entity is not walked",
+                options.max_depth()
+            ),
+        );
+        return Vec::new();
+    }
+    if !is_multipart {
+        if entity.transfer_encoding != TransferEncoding::Identity {
+            diagnose(
+                diagnostics,
+                DiagnosticKind::EncodedMessageNotWalked,
+                "encapsulated message in an encoded body part is not walked".to_owned(),
+            );
+            return Vec::new();
+        }
+        return vec![Pending {
+            range: entity.body.clone(),
+            part: entity.part.encapsulated(),
+            kind: EntityKind::Message,
+            parent: Some(index),
+            depth: pending.depth + 1,
+            in_digest: false,
+        }];
+    }
+    let Some(boundary) = entity
+        .content_type
+        .param("boundary")
+        .filter(|b| !b.is_empty())
+    else {
+        diagnose(
+            diagnostics,
+            DiagnosticKind::MissingBoundary,
+            format!(
+                "{} without a boundary parameter; its body is not split",
+                entity.content_type.essence()
+            ),
+        );
+        return Vec::new();
+    };
+    let split = split_multipart(raw, entity.body.clone(), boundary.as_bytes());
+    if split.parts.is_empty() {
+        diagnose(
+            diagnostics,
+            DiagnosticKind::NoBodyParts,
+            format!("no delimiter line --{boundary} in the body"),
+        );
+    } else if !split.closed {
+        diagnose(
+            diagnostics,
+            DiagnosticKind::MissingCloseDelimiter,
+            format!("no close delimiter --{boundary}--; the last part runs to the end of the body"),
+        );
+    }
+    let in_digest = entity.content_type.subtype == "digest";
+    split
+        .parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, range)| Pending {
+            range,
+            part: entity.part.child(i + 1),
+            kind: EntityKind::BodyPart,
+            parent: Some(index),
+            depth: pending.depth + 1,
+            in_digest,
+        })
+        .collect()
+}
+
+/// The body parts of a multipart body.
+#[derive(Debug, PartialEq, Eq)]
+struct Multipart {
+    /// Each part, from after its delimiter line to before the line break that precedes the
+    /// next delimiter (RFC 2046 §5.1.1: that line break belongs to the delimiter).
+    parts: Vec<Range<usize>>,
+    /// Whether a close delimiter was found.
+    closed: bool,
+}
+
+/// Finds the delimiter lines `--boundary` of `raw[body]`: only at the start of a line
+/// (RFC 2046 §5.1.1), followed by optional `--` (close delimiter) and optional linear white
+/// space up to the end of the line. Anything else after the boundary means the line is not a
+/// delimiter.
+fn split_multipart(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipart {
+    let mut delimiter = b"--".to_vec();
+    delimiter.extend_from_slice(boundary);
+    let text = raw.get(body.clone()).unwrap_or_default();
+    let mut parts = Vec::new();
+    let mut part_start: Option<usize> = None;
+    let mut closed = false;
+    for at in memchr::memmem::find_iter(text, &delimiter) {
+        if at > 0 && text.get(at - 1) != Some(&b'\n') {
+            continue;
+        }
+        let after = at + delimiter.len();
+        let rest = text.get(after..).unwrap_or_default();
+        let line_len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line = rest.get(..line_len).unwrap_or_default();
+        let (is_close, tail) = match line.strip_prefix(b"--") {
+            Some(tail) => (true, tail),
+            None => (false, line),
+        };
+        if !tail
+            .iter()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            continue;
+        }
+        if let Some(start) = part_start.take() {
+            let end = line_break_start(text, start, at);
+            parts.push(body.start + start..body.start + end);
+        }
+        if is_close {
+            closed = true;
+            break;
+        }
+        part_start = Some(after + line_len);
+    }
+    if let Some(start) = part_start {
+        let start = start.min(text.len());
+        parts.push(body.start + start..body.end);
+    }
+    Multipart { parts, closed }
+}
+
+/// The start of the line break (LF or CRLF) that ends just before `at`, not before `floor`.
+fn line_break_start(text: &[u8], floor: usize, at: usize) -> usize {
+    let mut end = at;
+    if end > floor && text.get(end - 1) == Some(&b'\n') {
+        end -= 1;
+        if end > floor && text.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+    }
+    end
+}
+
+/// The body of `entity` with its transfer encoding undone (RFC 2045 §6). Broken encodings
+/// leave the body as it is, with a diagnostic.
+pub(crate) fn decoded_body<'a>(
+    raw: &'a [u8],
+    entity: &Entity,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Cow<'a, [u8]> {
+    let body = raw.get(entity.body.clone()).unwrap_or_default();
+    let decoded = match entity.transfer_encoding {
+        TransferEncoding::Identity | TransferEncoding::Unknown => return Cow::Borrowed(body),
+        TransferEncoding::Base64 => mail_parser::decoders::base64::base64_decode(body),
+        TransferEncoding::QuotedPrintable => {
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)
+        }
+    };
+    match decoded {
+        Some(bytes) => Cow::Owned(bytes),
+        None => {
+            diagnostics.push(Diagnostic {
+                part: Some(entity.part.clone()),
+                kind: DiagnosticKind::BadTransferEncoding,
+                message: format!(
+                    "body is not valid {}; it is used undecoded",
+                    if entity.transfer_encoding == TransferEncoding::Base64 {
+                        "base64"
+                    } else {
+                        "quoted-printable"
+                    }
+                ),
+            });
+            Cow::Borrowed(body)
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn part_texts<'a>(raw: &'a [u8], split: &Multipart) -> Vec<&'a str> {
+        split
+            .parts
+            .iter()
+            .map(|r| std::str::from_utf8(&raw[r.clone()]).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn boundaries_only_at_line_start() {
+        let raw = b"preamble --b\n--b\none --b\n--b \r\ntwo\n--b--\nepilogue";
+        let split = split_multipart(raw, 0..raw.len(), b"b");
+        assert_eq!(part_texts(raw, &split), ["one --b", "two"]);
+        assert!(split.closed);
+    }
+
+    #[test]
+    fn longer_boundary_is_not_a_delimiter() {
+        let raw = b"--b\none\n--bb\nstill one\n--b--\n";
+        let split = split_multipart(raw, 0..raw.len(), b"b");
+        assert_eq!(part_texts(raw, &split), ["one\n--bb\nstill one"]);
+    }
+
+    #[test]
+    fn missing_close_delimiter_runs_to_end() {
+        let raw = b"--b\r\none\r\n--b\r\ntwo\r\n";
+        let split = split_multipart(raw, 0..raw.len(), b"b");
+        assert_eq!(part_texts(raw, &split), ["one", "two\r\n"]);
+        assert!(!split.closed);
+    }
+
+    #[test]
+    fn nested_multipart_ids_and_ranges() {
+        let raw = b"Content-Type: multipart/mixed; boundary=o\n\n--o\nContent-Type: multipart/alternative; boundary=i\n\n--i\n\nA\n--i\nContent-Type: message/rfc822\n\nSubject: x\n\nB\n--i--\n--o\n\nC\n--o--\n";
+        let mut diagnostics = Vec::new();
+        let entities = split(raw, &Options::new(), &mut diagnostics);
+        let ids: Vec<_> = entities
+            .iter()
+            .map(|e| (e.part.as_str(), e.content_type.essence()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("HEADER", "multipart/mixed".to_owned()),
+                ("1", "multipart/alternative".to_owned()),
+                ("1.1", "text/plain".to_owned()),
+                ("1.2", "message/rfc822".to_owned()),
+                ("1.2.HEADER", "text/plain".to_owned()),
+                ("2", "text/plain".to_owned()),
+            ]
+        );
+        assert_eq!(&raw[entities[2].body.clone()], b"A");
+        assert_eq!(&raw[entities[4].body.clone()], b"B");
+        assert_eq!(entities[4].parent, Some(3));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    }
+
+    #[test]
+    fn depth_limit_stops_descent_with_diagnostic() {
+        let mut raw = Vec::new();
+        for _ in 0..10 {
+            raw.extend(b"Content-Type: message/rfc822\n\n");
+        }
+        raw.extend(b"Subject: end\n\nbody");
+        let mut diagnostics = Vec::new();
+        let entities = split(&raw, &Options::new().with_max_depth(3), &mut diagnostics);
+        assert_eq!(entities.len(), 4);
+        assert_eq!(diagnostics[0].kind, DiagnosticKind::DepthLimit);
+    }
+
+    #[test]
+    fn digest_parts_default_to_message_rfc822() {
+        let raw = b"Content-Type: multipart/digest; boundary=d\n\n--d\n\nSubject: a\n\nA\n--d--\n";
+        let mut diagnostics = Vec::new();
+        let entities = split(raw, &Options::new(), &mut diagnostics);
+        assert_eq!(entities[1].content_type.essence(), "message/rfc822");
+        assert_eq!(entities[2].part.as_str(), "1.HEADER");
+    }
+}

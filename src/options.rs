@@ -1,0 +1,150 @@
+//! [`Options`]: the caller's knobs for [`analyze`](crate::analyze), each with a documented default.
+//!
+//! Limits exist so that nothing a message contains can exhaust time or memory (SPEC §7);
+//! reaching one is a [`Diagnostic`](crate::Diagnostic) on the entity where it happened, and the
+//! walk goes on with the rest of the message.
+
+use serde::Serialize;
+
+use crate::url::Resolver;
+
+/// How [`analyze`](crate::analyze) works: retrieval URL, resolver, limits.
+///
+/// Build it with [`Options::new`] (or [`Default`]) and the `with_*` methods:
+///
+/// ```
+/// use mimebase::Options;
+/// let options = Options::new()
+///     .with_retrieval_url("https://archive.example/msg/42")
+///     .with_max_depth(32);
+/// assert_eq!(options.max_depth(), 32);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Options {
+    retrieval_url: Option<String>,
+    resolver: Resolver,
+    max_depth: usize,
+    max_entities: usize,
+    max_header_bytes: usize,
+    max_decoded_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            retrieval_url: None,
+            resolver: Resolver::default(),
+            max_depth: 100,
+            max_entities: 10_000,
+            max_header_bytes: 1 << 20,
+            max_decoded_bytes: 64 << 20,
+        }
+    }
+}
+
+impl Options {
+    /// The defaults: no retrieval URL, the RFC 1808 resolver and the limits documented on each
+    /// `with_*` method.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The URL the message was retrieved from: the root's base when no header or `<base>`
+    /// gives one (SPEC §3 step 4, RFC 1808 §3.3), and so, through inheritance, every part's.
+    ///
+    /// A value without a scheme cannot serve as a base; [`analyze`](crate::analyze) then reports
+    /// a diagnostic and behaves as if none was given.
+    ///
+    /// ### Default
+    ///
+    /// None (SPEC §3 step 5: no base).
+    pub fn with_retrieval_url(mut self, url: impl Into<String>) -> Self {
+        self.retrieval_url = Some(url.into());
+        self
+    }
+
+    /// The resolution algorithm for every URL (SPEC §4).
+    ///
+    /// ### Default
+    ///
+    /// [`Resolver::Rfc1808`].
+    pub fn with_resolver(mut self, resolver: Resolver) -> Self {
+        self.resolver = resolver;
+        self
+    }
+
+    /// How deep entities may nest: the root message is at depth 0, each body part and each
+    /// encapsulated message one deeper than its parent. An entity deeper than this is not
+    /// walked into; a diagnostic says so.
+    ///
+    /// ### Default
+    ///
+    /// 100.
+    pub fn with_max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// How many entities (root, body parts and encapsulated messages together) are walked;
+    /// the rest of the message is skipped with a diagnostic.
+    ///
+    /// ### Default
+    ///
+    /// 10 000.
+    pub fn with_max_entities(mut self, count: usize) -> Self {
+        self.max_entities = count;
+        self
+    }
+
+    /// The largest header block of one entity, in bytes; fields past it are not read and a
+    /// diagnostic says so.
+    ///
+    /// ### Default
+    ///
+    /// 1 MiB (1 048 576 bytes).
+    pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
+        self.max_header_bytes = bytes;
+        self
+    }
+
+    /// The total number of bytes that decoding (transfer encoding and charset) of HTML bodies
+    /// may produce for one message; HTML parts past it are not scanned, with a diagnostic.
+    ///
+    /// ### Default
+    ///
+    /// 64 MiB (67 108 864 bytes).
+    pub fn with_max_decoded_bytes(mut self, bytes: usize) -> Self {
+        self.max_decoded_bytes = bytes;
+        self
+    }
+
+    /// See [`Options::with_retrieval_url`].
+    pub fn retrieval_url(&self) -> Option<&str> {
+        self.retrieval_url.as_deref()
+    }
+
+    /// See [`Options::with_resolver`].
+    pub fn resolver(&self) -> Resolver {
+        self.resolver
+    }
+
+    /// See [`Options::with_max_depth`].
+    pub fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
+    /// See [`Options::with_max_entities`].
+    pub fn max_entities(&self) -> usize {
+        self.max_entities
+    }
+
+    /// See [`Options::with_max_header_bytes`].
+    pub fn max_header_bytes(&self) -> usize {
+        self.max_header_bytes
+    }
+
+    /// See [`Options::with_max_decoded_bytes`].
+    pub fn max_decoded_bytes(&self) -> usize {
+        self.max_decoded_bytes
+    }
+}

@@ -1,0 +1,370 @@
+//! What [`analyze`](crate::analyze) returns: one [`Report`] per message, holding an
+//! [`EntityRecord`] per entity, a [`UrlRecord`] per URL found and the [`Diagnostic`]s.
+//!
+//! All types serialize with serde; the field names and the string forms of [`BaseSource`]
+//! (`header:Base`, …), of URL sources (`html:a@href`, …) and of [`PartId`]s are a contract.
+//!
+//! # Part identifiers
+//!
+//! A [`PartId`] is an IMAP section specification (RFC 3501 §6.4.5), so that an indexer can
+//! fetch what it was told about:
+//!
+//! - a **body part** is named by its section number: `1`, `2`, `2.1`, …;
+//! - a **message entity** (the root message, or a message encapsulated in a `message/rfc822`
+//!   body part) is named by the section of its header: `HEADER` for the root, `2.HEADER` for
+//!   the message carried by body part `2`. Its body parts are `2.1`, `2.2`, …; when it is not
+//!   multipart its body is IMAP section `1` (root) or `2.1`, and the entity `HEADER` /
+//!   `2.HEADER` stands for it.
+//!
+//! # Byte ranges
+//!
+//! A [`ByteRange`] is half-open, `start..end`, 0-based, in bytes. Header and body ranges of
+//! entities are offsets into the raw message given to `analyze`; the range of an HTML URL is
+//! an offset into that part's decoded body (transfer encoding undone, then converted to
+//! UTF-8).
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::url::Resolver;
+
+/// An IMAP section specification naming an entity (see the [module docs](self)).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct PartId(String);
+
+impl PartId {
+    /// The root message: `HEADER`.
+    pub fn root() -> Self {
+        PartId("HEADER".to_owned())
+    }
+
+    /// The identifier as written, e.g. `2.1` or `2.HEADER`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// True for a message entity (the root or an encapsulated message).
+    pub fn is_message(&self) -> bool {
+        self.0 == "HEADER" || self.0.ends_with(".HEADER")
+    }
+
+    /// The section prefix under which this entity's body parts are numbered: empty for the
+    /// root, `2` for both body part `2` and the message `2.HEADER` it carries.
+    fn section(&self) -> &str {
+        if self.0 == "HEADER" {
+            ""
+        } else {
+            self.0.strip_suffix(".HEADER").unwrap_or(&self.0)
+        }
+    }
+
+    /// The `index`-th (1-based) body part of this entity's multipart body.
+    pub(crate) fn child(&self, index: usize) -> Self {
+        let section = self.section();
+        if section.is_empty() {
+            PartId(index.to_string())
+        } else {
+            PartId(format!("{section}.{index}"))
+        }
+    }
+
+    /// The message encapsulated in this body part (`2` → `2.HEADER`).
+    pub(crate) fn encapsulated(&self) -> Self {
+        PartId(format!("{}.HEADER", self.section()))
+    }
+}
+
+impl fmt::Display for PartId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A half-open byte range `start..end`, 0-based (see the [module docs](self) for what it
+/// indexes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct ByteRange {
+    /// First byte, 0-based.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl From<std::ops::Range<usize>> for ByteRange {
+    fn from(range: std::ops::Range<usize>) -> Self {
+        ByteRange {
+            start: range.start,
+            end: range.end,
+        }
+    }
+}
+
+/// Where a base URL came from (SPEC §3). Serialized as the strings given on each variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BaseSource {
+    /// `html:base`: the first `<base href>` of an HTML body (SPEC §3 step 1, RFC 1808 §3.1).
+    HtmlBase,
+    /// `header:Base`: the entity's `Base:` field (SPEC §3 step 2, RFC 1808 §3.1).
+    HeaderBase,
+    /// `header:Content-Base`: the entity's `Content-Base:` field (RFC 2110 §4.2).
+    HeaderContentBase,
+    /// `header:Content-Location`: the entity's `Content-Location:` field (RFC 2557 §4–5).
+    HeaderContentLocation,
+    /// `inherited`: the encapsulating entity's header-level base (SPEC §3 step 3, RFC 1808
+    /// §3.2); [`BaseRecord::inherited_from`] names the entity that set it.
+    Inherited,
+    /// `retrieval`: the URL the message was retrieved from (SPEC §3 step 4, RFC 1808 §3.3).
+    Retrieval,
+    /// `none`: no base (SPEC §3 step 5, RFC 1808 §3.4).
+    None,
+}
+
+impl BaseSource {
+    /// The serialized name, e.g. `header:Content-Location`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BaseSource::HtmlBase => "html:base",
+            BaseSource::HeaderBase => "header:Base",
+            BaseSource::HeaderContentBase => "header:Content-Base",
+            BaseSource::HeaderContentLocation => "header:Content-Location",
+            BaseSource::Inherited => "inherited",
+            BaseSource::Retrieval => "retrieval",
+            BaseSource::None => "none",
+        }
+    }
+}
+
+impl Serialize for BaseSource {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl fmt::Display for BaseSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A base URL and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BaseRecord {
+    /// The absolute base URL; `None` when [`source`](Self::source) is [`BaseSource::None`].
+    pub url: Option<String>,
+    /// Where it came from.
+    pub source: BaseSource,
+    /// For [`BaseSource::Inherited`]: the entity whose own header (or the retrieval URL, for
+    /// the root) set this base. `None` for every other source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<PartId>,
+}
+
+impl BaseRecord {
+    /// No base (SPEC §3 step 5).
+    pub fn none() -> Self {
+        BaseRecord {
+            url: None,
+            source: BaseSource::None,
+            inherited_from: None,
+        }
+    }
+}
+
+/// Whether an entity is a message or a body part (SPEC §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityKind {
+    /// The root message or an encapsulated message (the body of a `message/rfc822` part).
+    Message,
+    /// A body part of a multipart entity.
+    BodyPart,
+}
+
+/// One entity of the message: the root, a body part or an encapsulated message, in document
+/// order (a parent comes before its children).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntityRecord {
+    /// Its identifier.
+    pub part: PartId,
+    /// Message or body part.
+    pub kind: EntityKind,
+    /// The encapsulating entity; `None` for the root.
+    pub parent: Option<PartId>,
+    /// The media type, `type/subtype`, lowercase; the RFC 2045 §5.2 default (`text/plain`, or
+    /// `message/rfc822` inside `multipart/digest`) when there is no usable `Content-Type`.
+    pub content_type: String,
+    /// The header block in the raw message, without the blank line that ends it.
+    pub header: ByteRange,
+    /// The body in the raw message.
+    pub body: ByteRange,
+    /// The header-level base (SPEC §3 steps 2–5): what header URLs resolve against and what
+    /// body parts and encapsulated messages inherit.
+    pub header_base: BaseRecord,
+    /// The effective base of the content: the first `<base href>` of an HTML body (SPEC §3
+    /// step 1) when there is one, else the header-level base.
+    pub base: BaseRecord,
+}
+
+/// Why a URL has no resolved form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Unresolved {
+    /// The reference is relative and the entity has no base (SPEC §3 step 5).
+    NoBase,
+    /// The resolver refused the pair (see [`ResolveError`](crate::url::ResolveError)).
+    ResolverError,
+}
+
+/// Where a URL was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlSource {
+    /// A header field: serialized `header:<Name>` with the name as SPEC §5 spells it.
+    Header {
+        /// The field name, canonical spelling (`List-Unsubscribe`).
+        name: &'static str,
+        /// 0-based position of the field among all fields of the entity's header block.
+        field: usize,
+        /// 0-based position of the URL among the URLs of that field (RFC 2369 lists hold
+        /// several).
+        item: usize,
+    },
+    /// An HTML attribute: serialized `html:<tag>@<attribute>`, lowercase.
+    Html {
+        /// The element's local name.
+        tag: String,
+        /// The attribute's name.
+        attribute: String,
+        /// The attribute value's bytes in the decoded body (before entity decoding).
+        range: ByteRange,
+    },
+}
+
+impl fmt::Display for UrlSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlSource::Header { name, .. } => write!(f, "header:{name}"),
+            UrlSource::Html { tag, attribute, .. } => write!(f, "html:{tag}@{attribute}"),
+        }
+    }
+}
+
+/// One URL found in the message (SPEC §5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRecord {
+    /// The entity it was found in.
+    pub part: PartId,
+    /// Where in that entity.
+    pub source: UrlSource,
+    /// The embedded URL as written, after unfolding, whitespace removal (headers) or entity
+    /// decoding and trimming (HTML).
+    pub reference: String,
+    /// The absolute URL, or `None` with [`unresolved`](Self::unresolved) saying why.
+    pub resolved: Option<String>,
+    /// Why there is no resolved URL.
+    pub unresolved: Option<Unresolved>,
+    /// The base it was resolved against and where that came from.
+    pub base: BaseRecord,
+    /// The algorithm that produced [`resolved`](Self::resolved).
+    pub resolver: Resolver,
+}
+
+impl Serialize for UrlRecord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("part", &self.part)?;
+        map.serialize_entry("source", &self.source.to_string())?;
+        match &self.source {
+            UrlSource::Header { field, item, .. } => {
+                map.serialize_entry("field", field)?;
+                map.serialize_entry("item", item)?;
+            }
+            UrlSource::Html { range, .. } => map.serialize_entry("range", range)?,
+        }
+        map.serialize_entry("reference", &self.reference)?;
+        map.serialize_entry("resolved", &self.resolved)?;
+        if let Some(reason) = &self.unresolved {
+            map.serialize_entry("unresolved", reason)?;
+        }
+        map.serialize_entry("base", &self.base)?;
+        map.serialize_entry("resolver", &self.resolver)?;
+        map.end()
+    }
+}
+
+/// What kind of problem a [`Diagnostic`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// The entity has no header block: its first line is not a header field.
+    NoHeader,
+    /// A line inside the header block is not a header field; the header block ends there.
+    MalformedHeader,
+    /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes).
+    HeaderTooLarge,
+    /// `Content-Type` could not be parsed; the RFC 2045 §5.2 default is used.
+    BadContentType,
+    /// A `multipart/*` entity has no `boundary` parameter; its body is not split.
+    MissingBoundary,
+    /// A multipart body has no close delimiter (RFC 2046 §5.1.1); its last part runs to the
+    /// end of the body.
+    MissingCloseDelimiter,
+    /// A multipart body has no delimiter line at all.
+    NoBodyParts,
+    /// Nesting passed [`Options::with_max_depth`](crate::Options::with_max_depth).
+    DepthLimit,
+    /// The number of entities passed [`Options::with_max_entities`](crate::Options::with_max_entities).
+    EntityLimit,
+    /// Decoding HTML passed [`Options::with_max_decoded_bytes`](crate::Options::with_max_decoded_bytes).
+    DecodedSizeLimit,
+    /// An encapsulated message in a base64 or quoted-printable body part is not walked into.
+    EncodedMessageNotWalked,
+    /// An unknown `Content-Transfer-Encoding`; the body is used as it is.
+    UnknownTransferEncoding,
+    /// The body is not valid base64 or quoted-printable; it is used undecoded.
+    BadTransferEncoding,
+    /// An unknown charset; the body is decoded as UTF-8 with replacement characters.
+    UnknownCharset,
+    /// A base header field occurs more than once; the first counts.
+    DuplicateBaseHeader,
+    /// A base header field is empty after whitespace and wrappers are removed.
+    EmptyBaseHeader,
+    /// A base header field is relative and there is no base to resolve it against, or the
+    /// resolver refused it: it is reported but not used as a base.
+    UnusableBaseHeader,
+    /// `<base href>` could not be resolved to an absolute URL; the header-level base is used.
+    UnusableHtmlBase,
+    /// The retrieval URL has no scheme; it is not used.
+    UnusableRetrievalUrl,
+    /// The HTML tokenizer stopped (e.g. its memory limit); URLs found before that are kept.
+    HtmlError,
+}
+
+/// A problem found in the message. Never fatal: the walk goes on (SPEC §7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// The entity it concerns; `None` for the message as a whole.
+    pub part: Option<PartId>,
+    /// What kind of problem.
+    pub kind: DiagnosticKind,
+    /// A sentence for people, lowercase, without a trailing period.
+    pub message: String,
+}
+
+/// Everything [`analyze`](crate::analyze) found in one message.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Report {
+    /// Every entity, in document order.
+    pub entities: Vec<EntityRecord>,
+    /// Every URL, in document order of entities; within one entity header URLs first, then
+    /// HTML URLs in document order.
+    pub urls: Vec<UrlRecord>,
+    /// Every problem found, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}

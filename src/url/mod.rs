@@ -1,0 +1,144 @@
+//! URL resolvers: turn an embedded (relative) URL into an absolute one, given a base URL.
+//!
+//! This module is pure URL work and imports nothing about email, so it can be tested against
+//! the RFC vectors alone. The rest of the crate decides *which* base applies (SPEC §3) and then
+//! calls [`resolve`] with the [`Resolver`] the user chose (SPEC §4, `--resolver`).
+//!
+//! - [`components`]: the [RFC 1808 §2.4] parser that splits a URL into `scheme`, `net_loc`,
+//!   `path`, `params`, `query` and `fragment`, and the recombination of [RFC 1808 §4] step 7.
+//! - [`rfc1808`]: the resolution algorithm of [RFC 1808 §4], steps 1–7.
+//!
+//! Arguments are always in the order `(base, reference)`.
+//!
+//! ```
+//! # use mimebase::url::{resolve, Resolver};
+//! let absolute = resolve(Resolver::Rfc1808, "http://a/b/c/d;p?q#f", "../g")?;
+//! assert_eq!(absolute, "http://a/b/g");
+//! # Ok::<(), mimebase::url::ResolveError>(())
+//! ```
+//!
+//! [RFC 1808 §2.4]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4
+//! [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
+
+pub mod components;
+pub mod rfc1808;
+
+/// A URL resolution algorithm (SPEC §4, `--resolver`).
+///
+/// Serialized in lowercase, the same string as [`Resolver::name`]: `"rfc1808"`. Every URL record
+/// says which algorithm produced it, so this name is part of the output contract.
+///
+/// ### Default
+///
+/// [`Resolver::Rfc1808`].
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Resolver {
+    /// [RFC 1808 §4](https://www.rfc-editor.org/rfc/rfc1808#section-4) steps 1–7 over the
+    /// [§2.4](https://www.rfc-editor.org/rfc/rfc1808#section-2.4) parse, exactly as written
+    /// (see [`rfc1808::resolve`]).
+    #[default]
+    Rfc1808,
+}
+
+impl Resolver {
+    /// The algorithm's name as written on the command line and in serialized records:
+    /// `"rfc1808"` for [`Resolver::Rfc1808`].
+    pub fn name(self) -> &'static str {
+        match self {
+            Resolver::Rfc1808 => "rfc1808",
+        }
+    }
+
+    /// Resolves `reference` against `base` with this algorithm; see [`resolve`].
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme.
+    pub fn resolve(self, base: &str, reference: &str) -> Result<String, ResolveError> {
+        match self {
+            Resolver::Rfc1808 => rfc1808::resolve(base, reference),
+        }
+    }
+}
+
+/// Resolves `reference` against `base` with `resolver`, returning the absolute URL as a string.
+///
+/// Both inputs are taken as they are: no whitespace is trimmed and no percent-encoding is
+/// changed; callers trim (SPEC §4) and unwrap `<URL:…>` before calling.
+///
+/// # Errors
+///
+/// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme and so cannot serve as a base.
+pub fn resolve(resolver: Resolver, base: &str, reference: &str) -> Result<String, ResolveError> {
+    resolver.resolve(base, reference)
+}
+
+/// True when `reference` begins with a scheme name followed by `':'`, that is when it is an
+/// absolute URL ([RFC 1808 §2.4.2]).
+///
+/// A scheme name is one or more of `A–Z a–z 0–9 + . -`; the colon must directly follow them.
+/// So `mailto:x`, `http:g` and `http:` have a scheme; `:x`, `g`, `./a:b` and `g#s:t` do not.
+///
+/// [RFC 1808 §2.4.2]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4.2
+pub fn has_scheme(reference: &str) -> bool {
+    components::split_scheme(reference).is_some()
+}
+
+/// Why a reference could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// the base URL has no scheme, so it cannot serve as a base (RFC 1808 §4 step 1 wants an
+    /// absolute base)
+    #[error("base URL has no scheme")]
+    BaseWithoutScheme,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn resolver_name_is_its_serialized_form() {
+        let json = serde_json::to_string(&Resolver::Rfc1808).unwrap();
+        assert_eq!(json, format!("\"{}\"", Resolver::Rfc1808.name()));
+        assert_eq!(json, "\"rfc1808\"");
+        let back: Resolver = serde_json::from_str("\"rfc1808\"").unwrap();
+        assert_eq!(back, Resolver::Rfc1808);
+        assert_eq!(Resolver::default(), Resolver::Rfc1808);
+    }
+
+    #[test]
+    fn resolve_dispatches_to_the_chosen_algorithm() {
+        assert_eq!(
+            resolve(Resolver::Rfc1808, "http://a/b/c/d;p?q#f", ";x"),
+            Ok("http://a/b/c/d;x".to_owned())
+        );
+        assert_eq!(
+            Resolver::Rfc1808.resolve("no-scheme/b", "g"),
+            Err(ResolveError::BaseWithoutScheme)
+        );
+        assert_eq!(
+            ResolveError::BaseWithoutScheme.to_string(),
+            "base URL has no scheme"
+        );
+    }
+
+    #[test]
+    fn has_scheme_follows_section_2_4_2() {
+        for absolute in ["g:h", "http:g", "http:", "mailto:a@b", "a+b.c-d:x", "A1:"] {
+            assert!(has_scheme(absolute), "{absolute:?}");
+        }
+        for relative in [
+            "", "g", ":x", "./a:b", "/a:b", "g#s:t", "g?y:z", "a_b:c", "é:x",
+        ] {
+            assert!(!has_scheme(relative), "{relative:?}");
+        }
+    }
+}
