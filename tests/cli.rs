@@ -1,0 +1,99 @@
+//! The `mimebase` binary, spawned as a user would run it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn mimebase(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+const CNN: &str = "../shared/corpus/messages/trec07p/inmail.971";
+
+#[test]
+fn urls_on_real_message_with_html_base() {
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(CNN).exists());
+    let output = mimebase(&["urls", CNN], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .any(|l| l == "http://money.cnn.com/magazines/fortune/\t/magazines/fortune/"),
+        "{text}"
+    );
+}
+
+#[test]
+fn inspect_on_real_message_shows_html_base() {
+    let output = mimebase(&["inspect", CNN], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(format!("== {CNN}").as_str()));
+    assert_eq!(lines.next(), Some("HEADER  text/html"));
+    assert_eq!(lines.next(), Some("  base  http://money.cnn.com/  (html:base)"));
+    assert_eq!(lines.next(), Some("  header-level base  none"));
+}
+
+#[test]
+fn stdin_by_default_and_with_dash() {
+    let message = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">";
+    for args in [&["urls"][..], &["urls", "-"][..]] {
+        let output = mimebase(args, message);
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(stdout(&output), "http://b/dir/\thttp://b/dir/\nhttp://b/dir/g\tg\n");
+    }
+}
+
+#[test]
+fn unresolved_url_has_empty_first_column() {
+    let output = mimebase(&["urls"], b"Content-Type: text/html\n\n<a href=\"g\">");
+    assert_eq!(stdout(&output), "\tg\n");
+}
+
+#[test]
+fn retrieval_url_option() {
+    let output = mimebase(
+        &["urls", "--retrieval-url", "http://archive/m/1"],
+        b"Content-Type: text/html\n\n<img src=\"i.png\">",
+    );
+    assert_eq!(stdout(&output), "http://archive/m/i.png\ti.png\n");
+}
+
+#[test]
+fn unreadable_input_exits_2_and_the_rest_is_processed() {
+    let output = mimebase(&["urls", "no/such/file.eml", "-"], b"Base: http://b/\n\nx");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "http://b/\thttp://b/\n");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("mimebase: no/such/file.eml: "), "{stderr}");
+}
+
+#[test]
+fn several_files_in_order() {
+    let output = mimebase(&["inspect", CNN, "-"], b"Subject: x\n\nbody");
+    let text = stdout(&output);
+    let headers: Vec<_> = text.lines().filter(|l| l.starts_with("== ")).collect();
+    assert_eq!(headers, [format!("== {CNN}").as_str(), "== -"]);
+}
+
+#[test]
+fn usage_error_is_claps() {
+    let output = mimebase(&["frobnicate"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8(output.stderr).unwrap().contains("Usage"));
+}

@@ -1,0 +1,141 @@
+//! Real mail from `../shared/corpus/messages/`: every message goes through the library and
+//! the CLI without a panic, and what `FEATURES.jsonl` (computed by others with Python's
+//! `email` package) says about each message is found again.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mimebase::{Options, UrlSource, analyze};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// Every message file under `corpus/messages/`, sorted.
+fn messages() -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![corpus().join("messages")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("../shared/corpus/messages must exist") {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().unwrap() != "FEATURES.jsonl" {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    assert!(found.len() >= 70, "expected the corpus's 75 messages, found {}", found.len());
+    found
+}
+
+#[test]
+fn cli_urls_runs_on_every_corpus_message() {
+    let files = messages();
+    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .arg("urls")
+        .args(&files)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        matches!(output.status.code(), Some(0 | 2)),
+        "status {:?}: {stderr}",
+        output.status
+    );
+    // Each file separately too, so that one message's failure cannot hide behind another's.
+    for file in &files {
+        let status = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+            .arg("urls")
+            .arg(file)
+            .output()
+            .unwrap()
+            .status;
+        assert!(matches!(status.code(), Some(0 | 2)), "{}: {status:?}", file.display());
+    }
+}
+
+#[test]
+fn library_report_is_consistent_on_every_corpus_message() {
+    let (mut urls, mut unresolved, mut diagnostics) = (0, 0, 0);
+    let files = messages();
+    for file in &files {
+        let raw = std::fs::read(file).unwrap();
+        let report = analyze(&raw, &Options::new());
+        let name = file.display();
+        assert!(!report.entities.is_empty(), "{name}: no entity");
+        assert_eq!(report.entities[0].part.as_str(), "HEADER", "{name}");
+        for entity in &report.entities {
+            assert!(entity.header.start <= entity.header.end, "{name}");
+            assert!(entity.header.end <= entity.body.start, "{name}");
+            assert!(entity.body.start <= entity.body.end, "{name}");
+            assert!(entity.body.end <= raw.len(), "{name}");
+            assert_eq!(entity.base.url.is_some(), entity.base.source != mimebase::BaseSource::None);
+        }
+        for url in &report.urls {
+            assert!(
+                report.entities.iter().any(|e| e.part == url.part),
+                "{name}: URL of unknown part {}",
+                url.part
+            );
+            assert_ne!(url.resolved.is_some(), url.unresolved.is_some(), "{name}");
+        }
+        urls += report.urls.len();
+        unresolved += report.urls.iter().filter(|u| u.resolved.is_none()).count();
+        diagnostics += report.diagnostics.len();
+    }
+    eprintln!(
+        "corpus: {} messages, {urls} URLs, {unresolved} unresolved, {diagnostics} diagnostics",
+        files.len()
+    );
+}
+
+/// `FEATURES.jsonl` counts, per message, the parts with a `Content-Base`, with a
+/// `Content-Location`, and the HTML parts with a `<base href>`. Each must be found again:
+/// the same number of entities with that header field (as URL records), and a
+/// `html:base@href` record wherever it saw a `<base href>`.
+#[test]
+fn features_of_the_corpus_are_found_again() {
+    let features = std::fs::read_to_string(corpus().join("messages/FEATURES.jsonl")).unwrap();
+    let mut checked = 0;
+    for line in features.lines() {
+        let feature: serde_json::Value = serde_json::from_str(line).unwrap();
+        let file = feature["file"].as_str().unwrap();
+        let raw = std::fs::read(corpus().join(file)).unwrap();
+        let report = analyze(&raw, &Options::new());
+        let parts_with = |field: &str| {
+            let mut parts: Vec<_> = report
+                .urls
+                .iter()
+                .filter(|u| matches!(&u.source, UrlSource::Header { name, .. } if *name == field))
+                .map(|u| &u.part)
+                .collect();
+            parts.dedup();
+            parts.len() as u64
+        };
+        assert_eq!(
+            parts_with("Content-Base"),
+            feature["content_base"].as_u64().unwrap(),
+            "{file}: parts with Content-Base"
+        );
+        assert_eq!(
+            parts_with("Content-Location"),
+            feature["content_location"].as_u64().unwrap(),
+            "{file}: parts with Content-Location"
+        );
+        let has_html_base = report
+            .urls
+            .iter()
+            .any(|u| u.source.to_string() == "html:base@href");
+        assert_eq!(
+            has_html_base,
+            feature["html_base"].as_u64().unwrap() > 0,
+            "{file}: <base href>"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 75);
+}
