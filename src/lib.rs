@@ -48,7 +48,7 @@ mod headers;
 mod html;
 mod mime;
 mod options;
-mod report;
+pub mod report;
 pub mod url;
 
 pub use analyze::analyze;

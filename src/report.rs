@@ -29,7 +29,7 @@ use serde::{Serialize, Serializer};
 
 use crate::url::Resolver;
 
-/// An IMAP section specification naming an entity (see the [module docs](self)).
+/// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct PartId(String);
@@ -82,7 +82,7 @@ impl fmt::Display for PartId {
     }
 }
 
-/// A half-open byte range `start..end`, 0-based (see the [module docs](self) for what it
+/// A half-open byte range `start..end`, 0-based (see the [module docs](crate::report) for what it
 /// indexes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct ByteRange {

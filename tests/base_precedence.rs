@@ -1,5 +1,10 @@
 //! One test per rule of SPEC §3 (base precedence), through the public `analyze`.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Unresolved, analyze};
 use pretty_assertions::assert_eq;
@@ -37,8 +42,14 @@ fn kinds(report: &Report) -> Vec<DiagnosticKind> {
 fn step1_html_base_beats_base_header_and_applies_to_earlier_links() {
     let report = run("Base: http://header/dir/\nContent-Type: text/html\n\n\
          <a href=\"before\"></a><base href=\"http://html/dir/\"><a href=\"after\"></a>");
-    assert_eq!(bases(&report), [("HEADER", Some("http://html/dir/"), BaseSource::HtmlBase)]);
-    assert_eq!(report.entities[0].header_base.source, BaseSource::HeaderBase);
+    assert_eq!(
+        bases(&report),
+        [("HEADER", Some("http://html/dir/"), BaseSource::HtmlBase)]
+    );
+    assert_eq!(
+        report.entities[0].header_base.source,
+        BaseSource::HeaderBase
+    );
     assert_eq!(
         resolved(&report, "HEADER"),
         [
@@ -55,21 +66,35 @@ fn step1_only_the_first_base_with_href_counts() {
     let report = run("Content-Type: text/html\n\n\
          <base target=x><base href=\"http://one/\"><base href=\"http://two/\"><a href=\"g\">");
     assert_eq!(report.entities[0].base.url.as_deref(), Some("http://one/"));
-    assert_eq!(resolved(&report, "HEADER").last().unwrap().1, Some("http://one/g"));
+    assert_eq!(
+        resolved(&report, "HEADER").last().unwrap().1,
+        Some("http://one/g")
+    );
 }
 
 #[test]
 fn step1_relative_base_href_resolves_against_header_level_base() {
-    let report = run("Content-Location: http://site/a/page.html\nContent-Type: text/html\n\n\
-         <base href=\"../b/\"><a href=\"g\">");
-    assert_eq!(report.entities[0].base.url.as_deref(), Some("http://site/b/"));
-    assert_eq!(resolved(&report, "HEADER").last().unwrap().1, Some("http://site/b/g"));
+    let report = run(
+        "Content-Location: http://site/a/page.html\nContent-Type: text/html\n\n\
+         <base href=\"../b/\"><a href=\"g\">",
+    );
+    assert_eq!(
+        report.entities[0].base.url.as_deref(),
+        Some("http://site/b/")
+    );
+    assert_eq!(
+        resolved(&report, "HEADER").last().unwrap().1,
+        Some("http://site/b/g")
+    );
 }
 
 #[test]
 fn step1_entity_decoded_base_href() {
     let report = run("Content-Type: text/html\n\n<base href=\"http://x/?a=1&amp;b=2\">");
-    assert_eq!(report.entities[0].base.url.as_deref(), Some("http://x/?a=1&b=2"));
+    assert_eq!(
+        report.entities[0].base.url.as_deref(),
+        Some("http://x/?a=1&b=2")
+    );
 }
 
 #[test]
@@ -83,12 +108,16 @@ fn step1_relative_base_href_without_header_base_is_not_used() {
 #[test]
 fn step1_applies_to_html_only() {
     let report = run("Base: http://h/\nContent-Type: text/plain\n\n<base href=\"http://html/\">");
-    assert_eq!(bases(&report), [("HEADER", Some("http://h/"), BaseSource::HeaderBase)]);
+    assert_eq!(
+        bases(&report),
+        [("HEADER", Some("http://h/"), BaseSource::HeaderBase)]
+    );
 }
 
 #[test]
 fn step1_xhtml_counts_as_html() {
-    let report = run("Content-Type: application/xhtml+xml\n\n<base href=\"http://x/\"/><a href=\"g\"/>");
+    let report =
+        run("Content-Type: application/xhtml+xml\n\n<base href=\"http://x/\"/><a href=\"g\"/>");
     assert_eq!(report.entities[0].base.source, BaseSource::HtmlBase);
 }
 
@@ -97,17 +126,33 @@ fn step1_xhtml_counts_as_html() {
 #[test]
 fn step2_base_beats_content_base_beats_content_location() {
     let all = run("Content-Location: http://cl/\nContent-Base: http://cb/\nBase: http://b/\n\nx");
-    assert_eq!(bases(&all), [("HEADER", Some("http://b/"), BaseSource::HeaderBase)]);
+    assert_eq!(
+        bases(&all),
+        [("HEADER", Some("http://b/"), BaseSource::HeaderBase)]
+    );
     let two = run("Content-Location: http://cl/\nContent-Base: http://cb/\n\nx");
-    assert_eq!(bases(&two), [("HEADER", Some("http://cb/"), BaseSource::HeaderContentBase)]);
+    assert_eq!(
+        bases(&two),
+        [("HEADER", Some("http://cb/"), BaseSource::HeaderContentBase)]
+    );
     let one = run("Content-Location: http://cl/\n\nx");
-    assert_eq!(bases(&one), [("HEADER", Some("http://cl/"), BaseSource::HeaderContentLocation)]);
+    assert_eq!(
+        bases(&one),
+        [(
+            "HEADER",
+            Some("http://cl/"),
+            BaseSource::HeaderContentLocation
+        )]
+    );
 }
 
 #[test]
 fn step2_names_are_case_insensitive() {
     let report = run("content-BASE: http://cb/\n\nx");
-    assert_eq!(report.entities[0].base.source, BaseSource::HeaderContentBase);
+    assert_eq!(
+        report.entities[0].base.source,
+        BaseSource::HeaderContentBase
+    );
 }
 
 #[test]
@@ -125,11 +170,17 @@ fn step2_unfolded_whitespace_removed_wrappers_stripped() {
 
 #[test]
 fn step2_relative_value_resolves_against_parent_base() {
-    let report = run("Content-Type: multipart/mixed; boundary=b\nContent-Base: http://site/dir/\n\n\
-         --b\nContent-Location: sub/page.html\n\nx\n--b--\n");
+    let report = run(
+        "Content-Type: multipart/mixed; boundary=b\nContent-Base: http://site/dir/\n\n\
+         --b\nContent-Location: sub/page.html\n\nx\n--b--\n",
+    );
     assert_eq!(
         bases(&report)[1],
-        ("1", Some("http://site/dir/sub/page.html"), BaseSource::HeaderContentLocation)
+        (
+            "1",
+            Some("http://site/dir/sub/page.html"),
+            BaseSource::HeaderContentLocation
+        )
     );
 }
 
@@ -146,14 +197,20 @@ fn step2_relative_value_without_parent_base_is_reported_not_used() {
 #[test]
 fn step2_unusable_field_falls_through_to_the_next() {
     let report = run("Base: relative/\nContent-Base: http://cb/\n\nx");
-    assert_eq!(bases(&report), [("HEADER", Some("http://cb/"), BaseSource::HeaderContentBase)]);
+    assert_eq!(
+        bases(&report),
+        [("HEADER", Some("http://cb/"), BaseSource::HeaderContentBase)]
+    );
     assert_eq!(kinds(&report), [DiagnosticKind::UnusableBaseHeader]);
 }
 
 #[test]
 fn step2_first_of_duplicates_counts_with_diagnostic() {
     let report = run("Base: http://first/\nBase: http://second/\n\nx");
-    assert_eq!(report.entities[0].base.url.as_deref(), Some("http://first/"));
+    assert_eq!(
+        report.entities[0].base.url.as_deref(),
+        Some("http://first/")
+    );
     assert_eq!(kinds(&report), [DiagnosticKind::DuplicateBaseHeader]);
     assert!(report.diagnostics[0].message.contains("http://second/"));
 }
@@ -162,9 +219,11 @@ fn step2_first_of_duplicates_counts_with_diagnostic() {
 
 #[test]
 fn step3_inherited_down_multipart_with_origin() {
-    let report = run("Content-Type: multipart/mixed; boundary=o\nBase: http://root/\n\n\
+    let report = run(
+        "Content-Type: multipart/mixed; boundary=o\nBase: http://root/\n\n\
          --o\nContent-Type: multipart/alternative; boundary=i\n\n\
-         --i\nContent-Type: text/html\n\n<a href=\"g\">\n--i--\n--o--\n");
+         --i\nContent-Type: text/html\n\n<a href=\"g\">\n--i--\n--o--\n",
+    );
     assert_eq!(
         bases(&report),
         [
@@ -173,20 +232,33 @@ fn step3_inherited_down_multipart_with_origin() {
             ("1.1", Some("http://root/"), BaseSource::Inherited),
         ]
     );
-    assert_eq!(report.entities[2].base.inherited_from.as_ref().unwrap().as_str(), "HEADER");
+    assert_eq!(
+        report.entities[2]
+            .base
+            .inherited_from
+            .as_ref()
+            .unwrap()
+            .as_str(),
+        "HEADER"
+    );
     assert_eq!(resolved(&report, "1.1"), [("g", Some("http://root/g"))]);
 }
 
 #[test]
 fn step3_inherited_into_encapsulated_message() {
-    let report = run("Content-Type: multipart/mixed; boundary=o\nContent-Base: http://outer/\n\n\
+    let report = run(
+        "Content-Type: multipart/mixed; boundary=o\nContent-Base: http://outer/\n\n\
          --o\nContent-Type: message/rfc822\n\n\
-         Subject: forwarded\nContent-Type: text/html\n\n<a href=\"g\">\n--o--\n");
+         Subject: forwarded\nContent-Type: text/html\n\n<a href=\"g\">\n--o--\n",
+    );
     assert_eq!(
         bases(&report)[2],
         ("1.HEADER", Some("http://outer/"), BaseSource::Inherited)
     );
-    assert_eq!(resolved(&report, "1.HEADER"), [("g", Some("http://outer/g"))]);
+    assert_eq!(
+        resolved(&report, "1.HEADER"),
+        [("g", Some("http://outer/g"))]
+    );
 }
 
 #[test]
@@ -210,11 +282,18 @@ fn step4_retrieval_url_is_the_root_base_and_flows_down() {
     assert_eq!(
         bases(&report),
         [
-            ("HEADER", Some("http://archive/msgs/1"), BaseSource::Retrieval),
+            (
+                "HEADER",
+                Some("http://archive/msgs/1"),
+                BaseSource::Retrieval
+            ),
             ("1", Some("http://archive/msgs/1"), BaseSource::Inherited),
         ]
     );
-    assert_eq!(resolved(&report, "1"), [("g", Some("http://archive/msgs/g"))]);
+    assert_eq!(
+        resolved(&report, "1"),
+        [("g", Some("http://archive/msgs/g"))]
+    );
 }
 
 #[test]

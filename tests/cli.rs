@@ -1,5 +1,10 @@
 //! The `mimebase` binary, spawned as a user would run it.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use std::io::Write;
 use std::path::Path;
@@ -45,7 +50,10 @@ fn inspect_on_real_message_shows_html_base() {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(format!("== {CNN}").as_str()));
     assert_eq!(lines.next(), Some("HEADER  text/html"));
-    assert_eq!(lines.next(), Some("  base  http://money.cnn.com/  (html:base)"));
+    assert_eq!(
+        lines.next(),
+        Some("  base  http://money.cnn.com/  (html:base)")
+    );
     assert_eq!(lines.next(), Some("  header-level base  none"));
 }
 
@@ -55,7 +63,10 @@ fn stdin_by_default_and_with_dash() {
     for args in [&["urls"][..], &["urls", "-"][..]] {
         let output = mimebase(args, message);
         assert_eq!(output.status.code(), Some(0));
-        assert_eq!(stdout(&output), "http://b/dir/\thttp://b/dir/\nhttp://b/dir/g\tg\n");
+        assert_eq!(
+            stdout(&output),
+            "http://b/dir/\thttp://b/dir/\nhttp://b/dir/g\tg\n"
+        );
     }
 }
 
@@ -80,7 +91,10 @@ fn unreadable_input_exits_2_and_the_rest_is_processed() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stdout(&output), "http://b/\thttp://b/\n");
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.starts_with("mimebase: no/such/file.eml: "), "{stderr}");
+    assert!(
+        stderr.starts_with("mimebase: no/such/file.eml: "),
+        "{stderr}"
+    );
 }
 
 #[test]

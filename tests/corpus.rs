@@ -1,7 +1,12 @@
 //! Real mail from `../shared/corpus/messages/`: every message goes through the library and
 //! the CLI without a panic, and what `FEATURES.jsonl` (computed by others with Python's
 //! `email` package) says about each message is found again.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,7 +32,11 @@ fn messages() -> Vec<PathBuf> {
         }
     }
     found.sort();
-    assert!(found.len() >= 70, "expected the corpus's 75 messages, found {}", found.len());
+    assert!(
+        found.len() >= 70,
+        "expected the corpus's 75 messages, found {}",
+        found.len()
+    );
     found
 }
 
@@ -54,7 +63,11 @@ fn cli_urls_runs_on_every_corpus_message() {
             .output()
             .unwrap()
             .status;
-        assert!(matches!(status.code(), Some(0 | 2)), "{}: {status:?}", file.display());
+        assert!(
+            matches!(status.code(), Some(0 | 2)),
+            "{}: {status:?}",
+            file.display()
+        );
     }
 }
 
@@ -73,7 +86,10 @@ fn library_report_is_consistent_on_every_corpus_message() {
             assert!(entity.header.end <= entity.body.start, "{name}");
             assert!(entity.body.start <= entity.body.end, "{name}");
             assert!(entity.body.end <= raw.len(), "{name}");
-            assert_eq!(entity.base.url.is_some(), entity.base.source != mimebase::BaseSource::None);
+            assert_eq!(
+                entity.base.url.is_some(),
+                entity.base.source != mimebase::BaseSource::None
+            );
         }
         for url in &report.urls {
             assert!(

@@ -14,13 +14,13 @@ use clap::Parser;
 use args::{Args, Command, InputArgs};
 use mimebase::{Options, Report, analyze};
 
+/// Writes one report in one output format.
+type Printer = fn(&mut dyn Write, &str, &Report) -> io::Result<()>;
+
 /// Runs the command line and returns the process's exit code.
 pub(crate) fn run() -> ExitCode {
     let args = Args::parse();
-    let (inputs, print): (
-        &InputArgs,
-        fn(&mut dyn Write, &str, &Report) -> io::Result<()>,
-    ) = match &args.command {
+    let (inputs, print): (&InputArgs, Printer) = match &args.command {
         Command::Inspect(inputs) => (inputs, output::inspect),
         Command::Urls(inputs) => (inputs, output::urls),
     };
