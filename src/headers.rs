@@ -65,7 +65,7 @@ fn strip_url_label(inner: &str) -> &str {
 /// white space removed, as senders of `Archived-At` sometimes write it bare.
 pub(crate) fn list_urls(value: &str) -> Vec<String> {
     if !value.contains('<') {
-        let bare = base_value(value);
+        let bare = base_value(&strip_comments(value));
         if bare.is_empty() || bare.eq_ignore_ascii_case("NO") {
             return Vec::new();
         }
@@ -83,6 +83,26 @@ pub(crate) fn list_urls(value: &str) -> Vec<String> {
         rest = after_close;
     }
     urls
+}
+
+/// `value` without its RFC 5322 §3.2.2 comments (parenthesized, possibly nested; a
+/// backslash quotes the next character).
+fn strip_comments(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut depth = 0usize;
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if depth > 0 => {
+                chars.next();
+            }
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]
