@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use mimebase::Resolver;
 
 /// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
 /// its headers and HTML bodies resolved against them.
@@ -20,6 +21,46 @@ pub(crate) enum Command {
     /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
     /// is empty when the URL could not be resolved.
     Urls(InputArgs),
+    /// Resolve each REF against BASE and print the results, one line per REF, in order. A REF
+    /// that cannot be resolved prints an empty line and a diagnostic, and the exit code is 2.
+    Resolve(ResolveArgs),
+}
+
+/// `mimebase resolve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ResolveArgs {
+    /// The base URL.
+    #[arg(value_name = "BASE")]
+    pub base: String,
+
+    /// References to resolve; an empty one is valid (RFC 1808 §5.2: the base itself).
+    #[arg(value_name = "REF", allow_hyphen_values = true)]
+    pub references: Vec<String>,
+
+    /// The resolution algorithm.
+    #[arg(long, value_enum, default_value_t = ResolverArg::Rfc1808, help_heading = "Resolution")]
+    pub resolver: ResolverArg,
+}
+
+/// `--resolver`: the algorithms of SPEC §4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ResolverArg {
+    /// RFC 1808 §4, exactly as written (the default).
+    Rfc1808,
+    /// RFC 3986 §5.2, strict, with remove_dot_segments.
+    Rfc3986,
+    /// The WHATWG URL Standard, as browsers and mail clients resolve links.
+    Whatwg,
+}
+
+impl From<ResolverArg> for Resolver {
+    fn from(arg: ResolverArg) -> Self {
+        match arg {
+            ResolverArg::Rfc1808 => Resolver::Rfc1808,
+            ResolverArg::Rfc3986 => Resolver::Rfc3986,
+            ResolverArg::Whatwg => Resolver::Whatwg,
+        }
+    }
 }
 
 /// Inputs and the options every command shares.
@@ -33,6 +74,10 @@ pub(crate) struct InputArgs {
     /// or <base> gives one (RFC 1808 §3.3).
     #[arg(long, value_name = "URL", help_heading = "Resolution")]
     pub retrieval_url: Option<String>,
+
+    /// The resolution algorithm.
+    #[arg(long, value_enum, default_value_t = ResolverArg::Rfc1808, help_heading = "Resolution")]
+    pub resolver: ResolverArg,
 }
 
 #[cfg(test)]

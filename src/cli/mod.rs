@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Args, Command, InputArgs};
+use args::{Args, Command, InputArgs, ResolveArgs};
 use mimebase::{Options, Report, analyze};
 
 /// Writes one report in one output format.
@@ -23,8 +23,9 @@ pub(crate) fn run() -> ExitCode {
     let (inputs, print): (&InputArgs, Printer) = match &args.command {
         Command::Inspect(inputs) => (inputs, output::inspect),
         Command::Urls(inputs) => (inputs, output::urls),
+        Command::Resolve(resolve) => return run_resolve(resolve),
     };
-    let mut options = Options::new();
+    let mut options = Options::new().with_resolver(inputs.resolver.into());
     if let Some(url) = &inputs.retrieval_url {
         options = options.with_retrieval_url(url.clone());
     }
@@ -49,11 +50,7 @@ pub(crate) fn run() -> ExitCode {
         };
         let report = analyze(&raw, &options);
         if let Err(error) = print(&mut out, &name, &report).and_then(|()| out.flush()) {
-            if error.kind() == io::ErrorKind::BrokenPipe {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("mimebase: writing output: {error}");
-            return ExitCode::from(2);
+            return write_failed(&error);
         }
     }
     if failed {
@@ -61,6 +58,48 @@ pub(crate) fn run() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `mimebase resolve`: one line per reference, an empty line (and exit 2) for a failure.
+fn run_resolve(args: &ResolveArgs) -> ExitCode {
+    let resolver = mimebase::Resolver::from(args.resolver);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    for reference in &args.references {
+        let line = match resolver.resolve(&args.base, reference) {
+            Ok(url) => url,
+            Err(error) => {
+                eprintln!(
+                    "mimebase: {reference:?} against {:?} ({}): {error}",
+                    args.base,
+                    resolver.name()
+                );
+                failed = true;
+                String::new()
+            }
+        };
+        if let Err(error) = writeln!(out, "{line}") {
+            return write_failed(&error);
+        }
+    }
+    if let Err(error) = out.flush() {
+        return write_failed(&error);
+    }
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The exit after a failed write: quiet success on a closed pipe (SPEC §6), else 2.
+fn write_failed(error: &io::Error) -> ExitCode {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("mimebase: writing output: {error}");
+    ExitCode::from(2)
 }
 
 /// The bytes of `path`, or of standard input for `-`.

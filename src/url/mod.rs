@@ -7,6 +7,8 @@
 //! - [`components`]: the [RFC 1808 §2.4] parser that splits a URL into `scheme`, `net_loc`,
 //!   `path`, `params`, `query` and `fragment`, and the recombination of [RFC 1808 §4] step 7.
 //! - [`rfc1808`]: the resolution algorithm of [RFC 1808 §4], steps 1–7.
+//! - [`rfc3986`]: [RFC 3986 §5.2], strict, with `remove_dot_segments`.
+//! - [`whatwg`]: the URL Standard, through the `url` crate.
 //!
 //! Arguments are always in the order `(base, reference)`.
 //!
@@ -19,13 +21,17 @@
 //!
 //! [RFC 1808 §2.4]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4
 //! [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
+//! [RFC 3986 §5.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2
 
 pub mod components;
 pub mod rfc1808;
+pub mod rfc3986;
+pub mod whatwg;
 
 /// A URL resolution algorithm (SPEC §4, `--resolver`).
 ///
-/// Serialized in lowercase, the same string as [`Resolver::name`]: `"rfc1808"`. Every URL record
+/// Serialized in lowercase, the same string as [`Resolver::name`]: `"rfc1808"`, `"rfc3986"`,
+/// `"whatwg"`. Every URL record
 /// says which algorithm produced it, so this name is part of the output contract.
 ///
 /// ### Default
@@ -42,25 +48,37 @@ pub enum Resolver {
     /// (see [`rfc1808::resolve`]).
     #[default]
     Rfc1808,
+    /// [RFC 3986 §5.2](https://www.rfc-editor.org/rfc/rfc3986#section-5.2), strict (see
+    /// [`rfc3986::resolve`]): the canonical form indexers want.
+    Rfc3986,
+    /// The URL Standard (see [`whatwg::resolve`]): the link a reader's mail client opens.
+    Whatwg,
 }
 
 impl Resolver {
     /// The algorithm's name as written on the command line and in serialized records:
-    /// `"rfc1808"` for [`Resolver::Rfc1808`].
+    /// `"rfc1808"`, `"rfc3986"` or `"whatwg"`.
     pub fn name(self) -> &'static str {
         match self {
             Resolver::Rfc1808 => "rfc1808",
+            Resolver::Rfc3986 => "rfc3986",
+            Resolver::Whatwg => "whatwg",
         }
     }
+
+    /// Every resolver, in the order of [`Resolver::name`]'s list.
+    pub const ALL: [Resolver; 3] = [Resolver::Rfc1808, Resolver::Rfc3986, Resolver::Whatwg];
 
     /// Resolves `reference` against `base` with this algorithm; see [`resolve`].
     ///
     /// # Errors
     ///
-    /// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme.
+    /// See [`resolve`].
     pub fn resolve(self, base: &str, reference: &str) -> Result<String, ResolveError> {
         match self {
             Resolver::Rfc1808 => rfc1808::resolve(base, reference),
+            Resolver::Rfc3986 => rfc3986::resolve(base, reference),
+            Resolver::Whatwg => whatwg::resolve(base, reference),
         }
     }
 }
@@ -70,9 +88,15 @@ impl Resolver {
 /// Both inputs are taken as they are: no whitespace is trimmed and no percent-encoding is
 /// changed; callers trim (SPEC §4) and unwrap `<URL:…>` before calling.
 ///
+/// Every resolver is total over arbitrary strings: it returns a URL or an error, never panics,
+/// and takes time linear (RFC resolvers) or near-linear (WHATWG) in the input's length.
+///
 /// # Errors
 ///
-/// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme and so cannot serve as a base.
+/// - [`ResolveError::BaseWithoutScheme`] (`rfc1808`, `rfc3986`) when `base` has no scheme and
+///   so cannot serve as a base;
+/// - [`ResolveError::InvalidBase`], [`ResolveError::InvalidReference`] (`whatwg`) when the URL
+///   Standard's parser rejects the base, or the reference against that base.
 pub fn resolve(resolver: Resolver, base: &str, reference: &str) -> Result<String, ResolveError> {
     resolver.resolve(base, reference)
 }
@@ -96,6 +120,13 @@ pub enum ResolveError {
     /// absolute base)
     #[error("base URL has no scheme")]
     BaseWithoutScheme,
+    /// the URL Standard's parser rejects the base URL
+    #[error("base URL is not a valid URL: {0}")]
+    InvalidBase(url::ParseError),
+    /// the URL Standard's parser rejects the reference against the base (including a relative
+    /// reference against a base that cannot be a base, such as `mailto:x`)
+    #[error("reference cannot be parsed against the base: {0}")]
+    InvalidReference(url::ParseError),
 }
 
 #[cfg(test)]

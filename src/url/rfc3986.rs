@@ -1,0 +1,310 @@
+//! Reference resolution of [RFC 3986 §5.2], strict: §5.2.1 (parse), §5.2.2 (transform
+//! references), §5.2.3 (merge paths), §5.2.4 (`remove_dot_segments`) and §5.3 (component
+//! recomposition).
+//!
+//! The vocabulary is RFC 3986's: a reference `R` is resolved against a base `Base` into the
+//! target `T`; components are `scheme`, `authority`, `path`, `query`, `fragment`.
+//!
+//! [RFC 3986 §5.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2
+
+use super::ResolveError;
+
+/// The five components of a URI reference (RFC 3986 §3). `None` is "undefined", distinct
+/// from the empty string (§5.2.1: "a component is undefined if its associated delimiter does
+/// not appear in the URI reference").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Parts<'a> {
+    /// `scheme`, without its `:`.
+    pub scheme: Option<&'a str>,
+    /// `authority`, without its `//`.
+    pub authority: Option<&'a str>,
+    /// `path`, always defined (possibly empty).
+    pub path: &'a str,
+    /// `query`, without its `?`.
+    pub query: Option<&'a str>,
+    /// `fragment`, without its `#`.
+    pub fragment: Option<&'a str>,
+}
+
+impl<'a> Parts<'a> {
+    /// Splits a reference with the regular expression of [RFC 3986 Appendix B]
+    /// `^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`, which matches every
+    /// string, so this never fails; it does not validate the characters of each component.
+    ///
+    /// [RFC 3986 Appendix B]: https://www.rfc-editor.org/rfc/rfc3986#appendix-B
+    pub fn parse(reference: &'a str) -> Parts<'a> {
+        let (rest, fragment) = match reference.split_once('#') {
+            Some((rest, fragment)) => (rest, Some(fragment)),
+            None => (reference, None),
+        };
+        let (rest, query) = match rest.split_once('?') {
+            Some((rest, query)) => (rest, Some(query)),
+            None => (rest, None),
+        };
+        let (scheme, rest) = match rest.find([':', '/']) {
+            Some(colon) if colon > 0 && rest.get(colon..colon + 1) == Some(":") => {
+                (rest.get(..colon), rest.get(colon + 1..).unwrap_or_default())
+            }
+            _ => (None, rest),
+        };
+        let (authority, path) = match rest.strip_prefix("//") {
+            Some(after) => {
+                let end = after.find('/').unwrap_or(after.len());
+                let (authority, path) = after.split_at_checked(end).unwrap_or((after, ""));
+                (Some(authority), path)
+            }
+            None => (None, rest),
+        };
+        Parts {
+            scheme,
+            authority,
+            path,
+            query,
+            fragment,
+        }
+    }
+
+    /// Component recomposition ([RFC 3986 §5.3]).
+    ///
+    /// [RFC 3986 §5.3]: https://www.rfc-editor.org/rfc/rfc3986#section-5.3
+    pub fn recompose(&self) -> String {
+        let mut result = String::new();
+        if let Some(scheme) = self.scheme {
+            result.push_str(scheme);
+            result.push(':');
+        }
+        if let Some(authority) = self.authority {
+            result.push_str("//");
+            result.push_str(authority);
+        }
+        result.push_str(self.path);
+        if let Some(query) = self.query {
+            result.push('?');
+            result.push_str(query);
+        }
+        if let Some(fragment) = self.fragment {
+            result.push('#');
+            result.push_str(fragment);
+        }
+        result
+    }
+}
+
+/// Resolves the reference `r` against `base` ([RFC 3986 §5.2.2], strict: a reference with a
+/// scheme is taken as it is, even when the scheme is the base's).
+///
+/// The base's fragment is not used (§5.1: the base is "stripped of any fragment component").
+///
+/// # Errors
+///
+/// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme (§5.1: "the base URI must
+/// conform to the absolute-URI syntax rule").
+///
+/// ```
+/// use mimebase::url::rfc3986::resolve;
+/// assert_eq!(resolve("http://a/b/c/d;p?q", "../../../g").unwrap(), "http://a/g");
+/// assert_eq!(resolve("http://a/b/c/d;p?q", ";x").unwrap(), "http://a/b/c/;x");
+/// ```
+///
+/// [RFC 3986 §5.2.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.2
+pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
+    let base = Parts::parse(base);
+    if base.scheme.is_none() {
+        return Err(ResolveError::BaseWithoutScheme);
+    }
+    let r = Parts::parse(r);
+    let merged;
+    let t = if r.scheme.is_some() {
+        merged = remove_dot_segments(r.path);
+        Parts { path: &merged, ..r }
+    } else if r.authority.is_some() {
+        merged = remove_dot_segments(r.path);
+        Parts {
+            scheme: base.scheme,
+            path: &merged,
+            ..r
+        }
+    } else if r.path.is_empty() {
+        Parts {
+            scheme: base.scheme,
+            authority: base.authority,
+            path: base.path,
+            query: r.query.or(base.query),
+            fragment: r.fragment,
+        }
+    } else {
+        merged = if r.path.starts_with('/') {
+            remove_dot_segments(r.path)
+        } else {
+            remove_dot_segments(&merge(&base, r.path))
+        };
+        Parts {
+            scheme: base.scheme,
+            authority: base.authority,
+            path: &merged,
+            query: r.query,
+            fragment: r.fragment,
+        }
+    };
+    Ok(t.recompose())
+}
+
+/// Merge paths ([RFC 3986 §5.2.3]).
+///
+/// [RFC 3986 §5.2.3]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.3
+fn merge(base: &Parts<'_>, r_path: &str) -> String {
+    if base.authority.is_some() && base.path.is_empty() {
+        return format!("/{r_path}");
+    }
+    match base.path.rfind('/') {
+        Some(slash) => format!("{}{r_path}", base.path.get(..=slash).unwrap_or_default()),
+        None => r_path.to_owned(),
+    }
+}
+
+/// Remove dot segments ([RFC 3986 §5.2.4]), rules A–E in order, in time linear in the
+/// length of `path` (the output buffer only ever loses its last segment).
+///
+/// ```
+/// use mimebase::url::rfc3986::remove_dot_segments;
+/// assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
+/// assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
+/// ```
+///
+/// [RFC 3986 §5.2.4]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4
+pub fn remove_dot_segments(path: &str) -> String {
+    let mut input = path;
+    let mut output = String::with_capacity(path.len());
+    while !input.is_empty() {
+        // A. a prefix of "../" or "./" is removed.
+        if let Some(rest) = input
+            .strip_prefix("../")
+            .or_else(|| input.strip_prefix("./"))
+        {
+            input = rest;
+        // B. a prefix of "/./" or "/." as the whole input becomes "/".
+        } else if input.starts_with("/./") {
+            input = input.get(2..).unwrap_or_default();
+        } else if input == "/." {
+            input = "/";
+        // C. a prefix of "/../" or "/.." as the whole input becomes "/", and the last
+        //    segment of the output is removed with its preceding "/".
+        } else if input.starts_with("/../") || input == "/.." {
+            input = if input == "/.." {
+                "/"
+            } else {
+                input.get(3..).unwrap_or_default()
+            };
+            output.truncate(output.rfind('/').unwrap_or(0));
+        // D. "." or ".." as the whole input is removed.
+        } else if input == "." || input == ".." {
+            input = "";
+        // E. the first segment, with its initial "/" if any, moves to the output.
+        } else {
+            let start = usize::from(input.starts_with('/'));
+            let end = input
+                .get(start..)
+                .and_then(|rest| rest.find('/'))
+                .map_or(input.len(), |i| i + start);
+            let (segment, rest) = input.split_at_checked(end).unwrap_or((input, ""));
+            output.push_str(segment);
+            input = rest;
+        }
+    }
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[track_caller]
+    fn check(reference: &str, expected: &str) {
+        assert_eq!(
+            resolve("http://a/b/c/d;p?q", reference).unwrap(),
+            expected,
+            "reference {reference:?}"
+        );
+    }
+
+    /// RFC 3986 §5.4.1 Normal Examples.
+    #[test]
+    fn section_5_4_1_normal_examples() {
+        check("g:h", "g:h");
+        check("g", "http://a/b/c/g");
+        check("./g", "http://a/b/c/g");
+        check("g/", "http://a/b/c/g/");
+        check("/g", "http://a/g");
+        check("//g", "http://g");
+        check("?y", "http://a/b/c/d;p?y");
+        check("g?y", "http://a/b/c/g?y");
+        check("#s", "http://a/b/c/d;p?q#s");
+        check("g#s", "http://a/b/c/g#s");
+        check("g?y#s", "http://a/b/c/g?y#s");
+        check(";x", "http://a/b/c/;x");
+        check("g;x", "http://a/b/c/g;x");
+        check("g;x?y#s", "http://a/b/c/g;x?y#s");
+        check("", "http://a/b/c/d;p?q");
+        check(".", "http://a/b/c/");
+        check("./", "http://a/b/c/");
+        check("..", "http://a/b/");
+        check("../", "http://a/b/");
+        check("../g", "http://a/b/g");
+        check("../..", "http://a/");
+        check("../../", "http://a/");
+        check("../../g", "http://a/g");
+    }
+
+    /// RFC 3986 §5.4.2 Abnormal Examples (strict parser).
+    #[test]
+    fn section_5_4_2_abnormal_examples() {
+        check("../../../g", "http://a/g");
+        check("../../../../g", "http://a/g");
+        check("/./g", "http://a/g");
+        check("/../g", "http://a/g");
+        check("g.", "http://a/b/c/g.");
+        check(".g", "http://a/b/c/.g");
+        check("g..", "http://a/b/c/g..");
+        check("..g", "http://a/b/c/..g");
+        check("./../g", "http://a/b/g");
+        check("./g/.", "http://a/b/c/g/");
+        check("g/./h", "http://a/b/c/g/h");
+        check("g/../h", "http://a/b/c/h");
+        check("g;x=1/./y", "http://a/b/c/g;x=1/y");
+        check("g;x=1/../y", "http://a/b/c/y");
+        check("g?y/./x", "http://a/b/c/g?y/./x");
+        check("g?y/../x", "http://a/b/c/g?y/../x");
+        check("g#s/./x", "http://a/b/c/g#s/./x");
+        check("g#s/../x", "http://a/b/c/g#s/../x");
+        check("http:g", "http:g");
+    }
+
+    #[test]
+    fn base_fragment_is_not_used_and_base_needs_a_scheme() {
+        assert_eq!(resolve("http://a/b#f", "").unwrap(), "http://a/b");
+        assert_eq!(resolve("//a/b", "g"), Err(ResolveError::BaseWithoutScheme));
+    }
+
+    #[test]
+    fn merge_with_authority_and_empty_path() {
+        assert_eq!(resolve("http://a", "g").unwrap(), "http://a/g");
+        assert_eq!(resolve("http://a?q", "").unwrap(), "http://a?q");
+    }
+
+    #[test]
+    fn remove_dot_segments_section_5_2_4_examples() {
+        assert_eq!(remove_dot_segments("/a/b/c/./../../g"), "/a/g");
+        assert_eq!(remove_dot_segments("mid/content=5/../6"), "mid/6");
+        assert_eq!(remove_dot_segments("/.."), "/");
+        assert_eq!(remove_dot_segments("a/.."), "/");
+        assert_eq!(remove_dot_segments("../a/./b"), "a/b");
+    }
+
+    #[test]
+    fn long_dot_paths_finish() {
+        let path = "/a".repeat(100_000) + &"/..".repeat(100_000) + "/g";
+        assert_eq!(remove_dot_segments(&path), "/g");
+    }
+}
