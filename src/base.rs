@@ -4,9 +4,9 @@
 //! Steps 2–5 give an entity's **header-level base** ([`header_base`]); step 1, the first
 //! `<base href>` of an HTML body, gives its **content base** ([`content_base`]).
 
-use crate::headers::{BASE_FIELDS, base_value};
+use crate::headers::base_value;
 use crate::mime::Entity;
-use crate::options::Options;
+use crate::options::{Options, Profile};
 use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
 use crate::url::has_scheme;
 
@@ -31,9 +31,35 @@ impl<'a> Context<'a> {
     }
 }
 
-/// The retrieval URL as a base record (SPEC §3 step 4): [`BaseSource::Retrieval`], or none
-/// with a diagnostic when it has no scheme.
+/// The base fields that step 2 takes, in order, for each profile (SPEC §3 "Profiles").
+fn base_fields(profile: Profile) -> &'static [(&'static str, BaseSource)] {
+    match profile {
+        Profile::Rfc1808 => &[("Base", BaseSource::HeaderBase)],
+        Profile::Mhtml => &[
+            ("Content-Location", BaseSource::HeaderContentLocation),
+            ("Content-Base", BaseSource::HeaderContentBase),
+        ],
+        Profile::Default => &[
+            ("Base", BaseSource::HeaderBase),
+            ("Content-Base", BaseSource::HeaderContentBase),
+            ("Content-Location", BaseSource::HeaderContentLocation),
+        ],
+    }
+}
+
+/// The root's base when its header gives none (SPEC §3 steps 4–5): the retrieval URL
+/// ([`BaseSource::Retrieval`]); else, with the `mhtml` profile, `thismessage:/`
+/// ([`BaseSource::ThisMessage`], RFC 2557 §5 (e)); else none. A retrieval URL without a
+/// scheme is not used, with a diagnostic.
 pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic>) -> BaseRecord {
+    let fallback = || match options.profile() {
+        Profile::Mhtml => BaseRecord {
+            url: Some("thismessage:/".to_owned()),
+            source: BaseSource::ThisMessage,
+            inherited_from: None,
+        },
+        Profile::Default | Profile::Rfc1808 => BaseRecord::none(),
+    };
     match options.retrieval_url() {
         Some(url) if has_scheme(url) => BaseRecord {
             url: Some(url.to_owned()),
@@ -46,16 +72,16 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
                 kind: DiagnosticKind::UnusableRetrievalUrl,
                 message: format!("retrieval URL {url:?} has no scheme; it is not used"),
             });
-            BaseRecord::none()
+            fallback()
         }
-        None => BaseRecord::none(),
+        None => fallback(),
     }
 }
 
 /// The header-level base of `entity` (SPEC §3 steps 2–5).
 ///
-/// - Step 2: the first of `Base`, `Content-Base`, `Content-Location` that the entity has and
-///   that gives an absolute URL. The value's white space and wrappers are removed
+/// - Step 2: the first of `Base`, `Content-Base`, `Content-Location` (or the profile's
+///   fields, see [`Profile`]) that the entity has and that gives an absolute URL. The value's white space and wrappers are removed
 ///   ([`base_value`]); a relative value is resolved against [`Context::outer`]. A field that
 ///   is empty, or relative with nothing to resolve it against, is passed over with a
 ///   diagnostic, as if absent, and the next field is tried. Of duplicates the first counts,
@@ -63,7 +89,7 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
 /// - Step 3: the encapsulating entity's header-level base, `inherited` from the entity that
 ///   set it.
 /// - Step 4: for the root, the retrieval URL.
-/// - Step 5: none.
+/// - Step 5: none (`thismessage:/` with the `mhtml` profile).
 pub(crate) fn header_base(
     entity: &Entity,
     context: Context<'_>,
@@ -77,11 +103,7 @@ pub(crate) fn header_base(
             message,
         });
     };
-    for (name, source) in BASE_FIELDS.into_iter().zip([
-        BaseSource::HeaderBase,
-        BaseSource::HeaderContentBase,
-        BaseSource::HeaderContentLocation,
-    ]) {
+    for &(name, source) in base_fields(options.profile()) {
         let mut fields = entity.fields.iter().filter(|f| f.is(name));
         let Some(first) = fields.next() else {
             continue;

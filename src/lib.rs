@@ -52,7 +52,7 @@ pub mod report;
 pub mod url;
 
 pub use analyze::analyze;
-pub use options::Options;
+pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
     PartId, Report, Unresolved, UrlRecord, UrlSource,

@@ -4,9 +4,39 @@
 //! reaching one is a [`Diagnostic`](crate::Diagnostic) on the entity where it happened, and the
 //! walk goes on with the rest of the message.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::url::Resolver;
+
+/// Which rules of base precedence apply (SPEC §3, `--profile`).
+///
+/// Serialized in lowercase: `"default"`, `"rfc1808"`, `"mhtml"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Profile {
+    /// SPEC §3 as listed: `Base`, else `Content-Base`, else `Content-Location` at step 2.
+    #[default]
+    Default,
+    /// RFC 1808 alone: step 2 takes only `Base`; `Content-Base` and `Content-Location` are
+    /// still reported and resolved as header URLs, but are not bases.
+    Rfc1808,
+    /// RFC 2557 §5 alone: step 2 takes `Content-Location`, else `Content-Base` (which §12 lets
+    /// receivers accept), never `Base`; where the root has no base, it is `thismessage:/`
+    /// (§5 (e)), so that the parts of a `multipart/related` resolve to each other.
+    Mhtml,
+}
+
+impl Profile {
+    /// The name as written on the command line and in serialized records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Default => "default",
+            Profile::Rfc1808 => "rfc1808",
+            Profile::Mhtml => "mhtml",
+        }
+    }
+}
 
 /// How [`analyze`](crate::analyze) works: retrieval URL, resolver, limits.
 ///
@@ -23,6 +53,7 @@ use crate::url::Resolver;
 pub struct Options {
     retrieval_url: Option<String>,
     resolver: Resolver,
+    profile: Profile,
     max_depth: usize,
     max_entities: usize,
     max_header_bytes: usize,
@@ -34,6 +65,7 @@ impl Default for Options {
         Options {
             retrieval_url: None,
             resolver: Resolver::default(),
+            profile: Profile::default(),
             max_depth: 100,
             max_entities: 10_000,
             max_header_bytes: 1 << 20,
@@ -70,6 +102,16 @@ impl Options {
     /// [`Resolver::Rfc1808`].
     pub fn with_resolver(mut self, resolver: Resolver) -> Self {
         self.resolver = resolver;
+        self
+    }
+
+    /// The rules of base precedence (SPEC §3 profiles).
+    ///
+    /// ### Default
+    ///
+    /// [`Profile::Default`].
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
         self
     }
 
@@ -126,6 +168,11 @@ impl Options {
     /// See [`Options::with_resolver`].
     pub fn resolver(&self) -> Resolver {
         self.resolver
+    }
+
+    /// See [`Options::with_profile`].
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// See [`Options::with_max_depth`].

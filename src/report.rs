@@ -118,6 +118,9 @@ pub enum BaseSource {
     Inherited,
     /// `retrieval`: the URL the message was retrieved from (SPEC §3 step 4, RFC 1808 §3.3).
     Retrieval,
+    /// `thismessage`: with the `mhtml` profile, the root's base when nothing else gives one,
+    /// `thismessage:/` (SPEC §3 step 5 for that profile, RFC 2557 §5 (e)).
+    ThisMessage,
     /// `none`: no base (SPEC §3 step 5, RFC 1808 §3.4).
     None,
 }
@@ -132,6 +135,7 @@ impl BaseSource {
             BaseSource::HeaderContentLocation => "header:Content-Location",
             BaseSource::Inherited => "inherited",
             BaseSource::Retrieval => "retrieval",
+            BaseSource::ThisMessage => "thismessage",
             BaseSource::None => "none",
         }
     }

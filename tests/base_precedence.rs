@@ -344,3 +344,99 @@ fn list_headers_resolve_against_header_level_base() {
         ]
     );
 }
+
+// Profiles (SPEC §3 "Profiles").
+
+fn with_profile(message: &str, profile: mimebase::Profile) -> Report {
+    analyze(message.as_bytes(), &Options::new().with_profile(profile))
+}
+
+#[test]
+fn profile_rfc1808_takes_only_base() {
+    let message = "Content-Base: http://cb/\nContent-Location: http://cl/\nContent-Type: text/html\n\n<a href=\"g\">";
+    let report = with_profile(message, mimebase::Profile::Rfc1808);
+    assert_eq!(bases(&report), [("HEADER", None, BaseSource::None)]);
+    // Still reported and resolved as header URLs.
+    assert_eq!(
+        resolved(&report, "HEADER"),
+        [
+            ("http://cb/", Some("http://cb/")),
+            ("http://cl/", Some("http://cl/")),
+            ("g", None)
+        ]
+    );
+    let with_base = with_profile(
+        &format!("Base: http://b/\n{message}"),
+        mimebase::Profile::Rfc1808,
+    );
+    assert_eq!(
+        bases(&with_base),
+        [("HEADER", Some("http://b/"), BaseSource::HeaderBase)]
+    );
+}
+
+#[test]
+fn profile_mhtml_prefers_content_location_and_ignores_base() {
+    let report = with_profile(
+        "Base: http://b/\nContent-Base: http://cb/\nContent-Location: http://cl/\n\nx",
+        mimebase::Profile::Mhtml,
+    );
+    assert_eq!(
+        bases(&report),
+        [(
+            "HEADER",
+            Some("http://cl/"),
+            BaseSource::HeaderContentLocation
+        )]
+    );
+    let content_base = with_profile(
+        "Base: http://b/\nContent-Base: http://cb/\n\nx",
+        mimebase::Profile::Mhtml,
+    );
+    assert_eq!(
+        content_base.entities[0].base.source,
+        BaseSource::HeaderContentBase
+    );
+    let base_only = with_profile("Base: http://b/\n\nx", mimebase::Profile::Mhtml);
+    assert_eq!(base_only.entities[0].base.source, BaseSource::ThisMessage);
+}
+
+#[test]
+fn profile_mhtml_falls_back_to_thismessage() {
+    let message = "Content-Type: multipart/related; boundary=b\n\n\
+         --b\nContent-Type: text/html\nContent-Location: page.html\n\n<img src=\"image.gif\">\n\
+         --b\nContent-Type: image/gif\nContent-Location: image.gif\n\nGIF\n--b--\n";
+    let report = with_profile(message, mimebase::Profile::Mhtml);
+    assert_eq!(
+        bases(&report),
+        [
+            ("HEADER", Some("thismessage:/"), BaseSource::ThisMessage),
+            (
+                "1",
+                Some("thismessage:/page.html"),
+                BaseSource::HeaderContentLocation
+            ),
+            (
+                "2",
+                Some("thismessage:/image.gif"),
+                BaseSource::HeaderContentLocation
+            ),
+        ]
+    );
+    // The HTML's image resolves to the Content-Location of part 2: they refer to each other.
+    assert_eq!(
+        resolved(&report, "1").last().unwrap().1,
+        Some("thismessage:/image.gif")
+    );
+    // The default profile has no base there at all.
+    assert_eq!(run(message).entities[0].base.source, BaseSource::None);
+}
+
+#[test]
+fn profile_mhtml_retrieval_url_beats_thismessage() {
+    let options = Options::new()
+        .with_profile(mimebase::Profile::Mhtml)
+        .with_retrieval_url("http://archive/x.mht");
+    let report = analyze(b"\nx", &options);
+    assert_eq!(report.entities[0].base.source, BaseSource::Retrieval);
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mimebase::Resolver;
+use mimebase::{Profile, Resolver};
 
 /// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
 /// its headers and HTML bodies resolved against them.
@@ -42,6 +42,27 @@ pub(crate) struct ResolveArgs {
     pub resolver: ResolverArg,
 }
 
+/// `--profile`: the base precedence profiles of SPEC §3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProfileArg {
+    /// Base, else Content-Base, else Content-Location; then inheritance, the retrieval URL.
+    Default,
+    /// RFC 1808 alone: only the Base header gives a base.
+    Rfc1808,
+    /// RFC 2557 (MHTML) alone: Content-Location, else Content-Base; thismessage:/ at the root.
+    Mhtml,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(arg: ProfileArg) -> Self {
+        match arg {
+            ProfileArg::Default => Profile::Default,
+            ProfileArg::Rfc1808 => Profile::Rfc1808,
+            ProfileArg::Mhtml => Profile::Mhtml,
+        }
+    }
+}
+
 /// `--resolver`: the algorithms of SPEC §4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ResolverArg {
@@ -78,6 +99,10 @@ pub(crate) struct InputArgs {
     /// The resolution algorithm.
     #[arg(long, value_enum, default_value_t = ResolverArg::Rfc1808, help_heading = "Resolution")]
     pub resolver: ResolverArg,
+
+    /// Which rules of base precedence apply.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Default, help_heading = "Resolution")]
+    pub profile: ProfileArg,
 }
 
 #[cfg(test)]

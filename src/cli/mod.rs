@@ -25,7 +25,9 @@ pub(crate) fn run() -> ExitCode {
         Command::Urls(inputs) => (inputs, output::urls),
         Command::Resolve(resolve) => return run_resolve(resolve),
     };
-    let mut options = Options::new().with_resolver(inputs.resolver.into());
+    let mut options = Options::new()
+        .with_resolver(inputs.resolver.into())
+        .with_profile(inputs.profile.into());
     if let Some(url) = &inputs.retrieval_url {
         options = options.with_retrieval_url(url.clone());
     }
