@@ -177,6 +177,16 @@ fn html_urls(
             message: format!("HTML scan stopped: {error}; URLs found before are kept"),
         });
     }
+    if scan.noscript_limit {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::NoscriptLimit,
+            message: format!(
+                "<noscript> nested more than {} levels; deeper content is not scanned",
+                html::MAX_NOSCRIPT_LEVELS
+            ),
+        });
+    }
     let base = scan
         .base
         .and_then(|i| scan.urls.get(i))

@@ -44,6 +44,7 @@
 
 mod analyze;
 mod base;
+mod css;
 mod headers;
 mod html;
 mod mime;

@@ -237,13 +237,18 @@ pub enum UrlSource {
         /// several).
         item: usize,
     },
-    /// An HTML attribute: serialized `html:<tag>@<attribute>`, lowercase.
+    /// HTML: serialized `html:<tag>@<attribute>` for an attribute (`html:a@href`,
+    /// `html:img@srcset` for each candidate, `html:meta@content` for a refresh URL,
+    /// `html:div@style` for a CSS `url()` in a style attribute), `html:style` for a CSS
+    /// `url()` in a `<style>` element; lowercase.
     Html {
         /// The element's local name.
         tag: String,
-        /// The attribute's name.
-        attribute: String,
-        /// The attribute value's bytes in the decoded body (before entity decoding).
+        /// The attribute's name; `None` for the text of a `<style>` element.
+        attribute: Option<String>,
+        /// The URL's bytes in the decoded body, as written (before entity decoding). When an
+        /// attribute value holds a character reference (`&…;`), offsets inside it cannot be
+        /// mapped and the range is the whole value.
         range: ByteRange,
     },
 }
@@ -252,7 +257,12 @@ impl fmt::Display for UrlSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UrlSource::Header { name, .. } => write!(f, "header:{name}"),
-            UrlSource::Html { tag, attribute, .. } => write!(f, "html:{tag}@{attribute}"),
+            UrlSource::Html {
+                tag,
+                attribute: Some(attribute),
+                ..
+            } => write!(f, "html:{tag}@{attribute}"),
+            UrlSource::Html { tag, .. } => write!(f, "html:{tag}"),
         }
     }
 }
@@ -348,6 +358,8 @@ pub enum DiagnosticKind {
     UnusableRetrievalUrl,
     /// The HTML tokenizer stopped (e.g. its memory limit); URLs found before that are kept.
     HtmlError,
+    /// `<noscript>` inside `<noscript>` nested deeper than the scan follows.
+    NoscriptLimit,
 }
 
 /// A problem found in the message. Never fatal: the walk goes on (SPEC §7).

@@ -1,0 +1,144 @@
+//! CSS `url(…)` references (SPEC §5: `style` attributes and `<style>` elements), found with
+//! `cssparser`'s tokenizer (CSS Syntax Level 3), which undoes CSS escapes.
+
+use cssparser::{Parser, ParserInput, Token};
+
+/// Deepest nesting of CSS blocks (`{`, `(`, `[`, functions) that is searched; deeper blocks
+/// are skipped, so that no style sheet can exhaust the stack.
+const MAX_BLOCK_DEPTH: usize = 32;
+
+/// One `url(…)` of a style sheet or declaration list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CssUrl {
+    /// The URL's bytes in the CSS text: inside the parentheses and quotes, white space
+    /// around it excluded.
+    pub range: std::ops::Range<usize>,
+    /// The URL with CSS escapes undone.
+    pub reference: String,
+}
+
+/// Every `url(…)` of `css`, in order: unquoted (`url(a.png)`) and quoted (`url("a.png")`).
+pub(crate) fn urls(css: &str) -> Vec<CssUrl> {
+    let mut input = ParserInput::new(css);
+    let mut parser = Parser::new(&mut input);
+    let mut found = Vec::new();
+    collect(&mut parser, css, 0, &mut found);
+    found
+}
+
+fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec<CssUrl>) {
+    loop {
+        let start = parser.position().byte_index();
+        let token = match parser.next_including_whitespace_and_comments() {
+            Ok(token) => token.clone(),
+            Err(_) => return,
+        };
+        match token {
+            Token::UnquotedUrl(value) => {
+                let end = parser.position().byte_index();
+                found.push(CssUrl {
+                    range: inner_range(css, start, end),
+                    reference: value.to_string(),
+                });
+            }
+            Token::Function(name)
+                if name.eq_ignore_ascii_case("url") && depth < MAX_BLOCK_DEPTH =>
+            {
+                let _ = parser.parse_nested_block(
+                    |inner| -> Result<(), cssparser::ParseError<'_, ()>> {
+                        inner.skip_whitespace();
+                        let string_start = inner.position().byte_index();
+                        if let Ok(Token::QuotedString(value)) = inner.next() {
+                            let value = value.to_string();
+                            let string_end = inner.position().byte_index();
+                            found.push(CssUrl {
+                                // Without the quotes.
+                                range: string_start + 1
+                                    ..string_end.saturating_sub(1).max(string_start + 1),
+                                reference: value,
+                            });
+                        }
+                        Ok(())
+                    },
+                );
+            }
+            Token::Function(_)
+            | Token::ParenthesisBlock
+            | Token::SquareBracketBlock
+            | Token::CurlyBracketBlock
+                if depth < MAX_BLOCK_DEPTH =>
+            {
+                let _ = parser.parse_nested_block(
+                    |inner| -> Result<(), cssparser::ParseError<'_, ()>> {
+                        collect(inner, css, depth + 1, found);
+                        Ok(())
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The range of the URL inside an unquoted `url( … )` token spanning `start..end`.
+fn inner_range(css: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let token = css.get(start..end).unwrap_or_default();
+    let open = token.find('(').map_or(0, |i| i + 1);
+    let close = token.rfind(')').unwrap_or(token.len()).max(open);
+    let inner = token.get(open..close).unwrap_or_default();
+    let leading = inner.len() - inner.trim_start().len();
+    let trimmed = inner.trim();
+    let from = start + open + leading;
+    from..from + trimmed.len()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn found(css: &str) -> Vec<(&str, String)> {
+        urls(css)
+            .into_iter()
+            .map(|u| (&css[u.range], u.reference))
+            .collect()
+    }
+
+    #[test]
+    fn unquoted_quoted_and_nested() {
+        let css = r#"body { background: url( a.png ) } @media print { .x { background-image: URL("b c.png"), url('d.png') } }"#;
+        assert_eq!(
+            found(css),
+            [
+                ("a.png", "a.png".to_owned()),
+                ("b c.png", "b c.png".to_owned()),
+                ("d.png", "d.png".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes_are_undone_and_comments_skipped() {
+        assert_eq!(
+            found(r"/* url(no.png) */ a{b:url(x\29 y.png)}")[0].1,
+            "x)y.png"
+        );
+        assert_eq!(found(r"/* url(no.png) */ a{b:url(x\29 y.png)}").len(), 1);
+    }
+
+    #[test]
+    fn declaration_list_of_a_style_attribute() {
+        assert_eq!(
+            found("background:url(bg.gif) no-repeat"),
+            [("bg.gif", "bg.gif".to_owned())]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_does_not_exhaust_the_stack() {
+        let css = "{".repeat(200_000) + "url(x)";
+        assert!(urls(&css).is_empty());
+        let shallow = "{".repeat(10) + "a:url(x)";
+        assert_eq!(urls(&shallow).len(), 1);
+    }
+}
