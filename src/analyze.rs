@@ -104,7 +104,8 @@ fn resolve(
 }
 
 /// The URLs of the entity's header fields (SPEC §5): the base fields against the outer base
-/// (SPEC §3 step 2), the RFC 2369 lists and `Archived-At` against the header-level base.
+/// (SPEC §3 step 2); the RFC 2369 lists, `Archived-At` and the `URL` parameter of a
+/// `message/external-body` `Content-Type` (RFC 2017) against the header-level base.
 fn header_urls(
     entity: &Entity,
     outer: &BaseRecord,
@@ -121,6 +122,13 @@ fn header_urls(
             (name, vec![value], outer)
         } else if let Some(name) = headers::list_field(&field.name) {
             (name, headers::list_urls(&field.value), header_base)
+        } else if field.is("Content-Type") {
+            match headers::external_body_url(&entity.content_type) {
+                Some(url) if entity.fields.iter().position(|f| f.is("Content-Type")) == Some(field_index) => {
+                    ("Content-Type", vec![url], header_base)
+                }
+                _ => continue,
+            }
         } else {
             continue;
         };

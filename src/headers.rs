@@ -5,6 +5,11 @@
 //! surrounds the URL. Hand-written because these are the formats this project exists for: no
 //! library parses RFC 1808 `<URL:…>` wrappers or RFC 2369 lists.
 
+use mail_parser::HeaderValue;
+use mail_parser::parsers::MessageStream;
+
+use crate::mime::ContentType;
+
 /// The fields whose values are base URLs, in SPEC §3 step 2 order.
 pub(crate) const BASE_FIELDS: [&str; 3] = ["Base", "Content-Base", "Content-Location"];
 
@@ -33,11 +38,13 @@ pub(crate) fn list_field(name: &str) -> Option<&'static str> {
         .find(|known| known.eq_ignore_ascii_case(name))
 }
 
-/// The URL in a base field's value (SPEC §3 step 2, RFC 1808 §3.1): all white space removed
-/// ("any whitespace (including that used for line folding) inside the angle brackets is
-/// ignored"), then one wrapper `<URL:…>`, `<…>` or `"…"` removed. The result may be empty.
+/// The URL in a base field's value (SPEC §3 step 2, RFC 1808 §3.1): RFC 2047 encoded-words
+/// decoded (mail-parser's `parse_unstructured`), all white space removed ("any whitespace
+/// (including that used for line folding) inside the angle brackets is ignored"), then one
+/// wrapper `<URL:…>`, `<…>` or `"…"` removed. The result may be empty.
 pub(crate) fn base_value(value: &str) -> String {
-    let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let decoded = decode_encoded_words(value);
+    let compact: String = decoded.chars().filter(|c| !c.is_whitespace()).collect();
     let unwrapped = if let Some(inner) = compact.strip_prefix('<').and_then(|v| v.strip_suffix('>'))
     {
         strip_url_label(inner)
@@ -47,6 +54,38 @@ pub(crate) fn base_value(value: &str) -> String {
         &compact
     };
     unwrapped.to_owned()
+}
+
+/// `value` with its RFC 2047 encoded-words decoded, when it has any.
+fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
+    if !value.contains("=?") {
+        return value.into();
+    }
+    let mut input = value.as_bytes().to_vec();
+    input.push(b'\n');
+    match MessageStream::new(&input).parse_unstructured() {
+        HeaderValue::Text(text) => text.into_owned().into(),
+        _ => value.into(),
+    }
+}
+
+/// The `URL` parameter of `message/external-body; access-type=URL` (RFC 2017 §3), white
+/// space removed (RFC 2017: "any whitespace ... should be ignored"), if the content type is
+/// that.
+pub(crate) fn external_body_url(content_type: &ContentType) -> Option<String> {
+    if content_type.media_type != "message" || content_type.subtype != "external-body" {
+        return None;
+    }
+    let access_type = content_type.param("access-type")?;
+    if !access_type.trim().eq_ignore_ascii_case("url") {
+        return None;
+    }
+    let url: String = content_type
+        .param("url")?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    (!url.is_empty()).then_some(url)
 }
 
 /// `URL:x` → `x`, the label compared ASCII case-insensitively (RFC 1738 §2.2 `<URL:…>`).
@@ -120,6 +159,10 @@ mod tests {
         assert_eq!(base_value("<../rel/>"), "../rel/");
         assert_eq!(base_value(" page.html "), "page.html");
         assert_eq!(base_value("<>"), "");
+        assert_eq!(
+            base_value("=?utf-8?q?http://x/caf=C3=A9/?="),
+            "http://x/café/"
+        );
     }
 
     #[test]
