@@ -124,7 +124,10 @@ fn header_urls(
             (name, headers::list_urls(&field.value), header_base)
         } else if field.is("Content-Type") {
             match headers::external_body_url(&entity.content_type) {
-                Some(url) if entity.fields.iter().position(|f| f.is("Content-Type")) == Some(field_index) => {
+                Some(url)
+                    if entity.fields.iter().position(|f| f.is("Content-Type"))
+                        == Some(field_index) =>
+                {
                     ("Content-Type", vec![url], header_base)
                 }
                 _ => continue,
