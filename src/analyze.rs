@@ -36,12 +36,12 @@ use crate::url::{Resolver, has_scheme};
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
     let mut diagnostics = Vec::new();
-    let entities = mime::split(raw, options, &mut diagnostics);
+    let walk = mime::split(raw, options, &mut diagnostics);
     let retrieval = base::retrieval_base(options, &mut diagnostics);
-    let mut records: Vec<EntityRecord> = Vec::with_capacity(entities.len());
+    let mut records: Vec<EntityRecord> = Vec::with_capacity(walk.entities.len());
     let mut urls = Vec::new();
-    let mut decoded_budget = options.max_decoded_bytes();
-    for entity in &entities {
+    let mut decoded_budget = walk.decoded_budget;
+    for entity in &walk.entities {
         let parent = entity.parent.and_then(|i| records.get(i));
         let context = match parent {
             Some(parent) => Context::Inside(&parent.part, &parent.header_base),
@@ -57,7 +57,7 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
         );
         let base = if entity.content_type.is_html() {
             html_urls(
-                raw,
+                walk.bytes(raw, entity.buffer),
                 entity,
                 &header_base,
                 options,
@@ -75,6 +75,7 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
             content_type: entity.content_type.essence(),
             header: entity.header.clone().into(),
             body: entity.body.clone().into(),
+            decoded_from: walk.decoded_from(entity.buffer).map(|e| e.part.clone()),
             header_base,
             base,
         });
@@ -157,7 +158,7 @@ fn header_urls(
 /// Decodes and scans an HTML body, records its URLs and returns its effective base: the
 /// content base (SPEC §3 step 1) when it has a usable `<base href>`, else `header_base`.
 fn html_urls(
-    raw: &[u8],
+    bytes: &[u8],
     entity: &Entity,
     header_base: &BaseRecord,
     options: &Options,
@@ -165,7 +166,7 @@ fn html_urls(
     urls: &mut Vec<UrlRecord>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> BaseRecord {
-    let body = mime::decoded_body(raw, entity, diagnostics);
+    let body = mime::decoded_body(bytes, entity, diagnostics);
     let Some(remaining) = decoded_budget.checked_sub(body.len()) else {
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),

@@ -58,6 +58,7 @@ pub struct Options {
     max_entities: usize,
     max_header_bytes: usize,
     max_decoded_bytes: usize,
+    max_encoded_levels: usize,
 }
 
 impl Default for Options {
@@ -70,6 +71,7 @@ impl Default for Options {
             max_entities: 10_000,
             max_header_bytes: 1 << 20,
             max_decoded_bytes: 64 << 20,
+            max_encoded_levels: 4,
         }
     }
 }
@@ -149,14 +151,28 @@ impl Options {
         self
     }
 
-    /// The total number of bytes that decoding (transfer encoding and charset) of HTML bodies
-    /// may produce for one message; HTML parts past it are not scanned, with a diagnostic.
+    /// The total number of bytes that decoding may produce for one message: encoded
+    /// encapsulated messages, and HTML bodies (transfer encoding undone). A part whose
+    /// decoding would pass it is not walked or scanned, with a diagnostic.
     ///
     /// ### Default
     ///
     /// 64 MiB (67 108 864 bytes).
     pub fn with_max_decoded_bytes(mut self, bytes: usize) -> Self {
         self.max_decoded_bytes = bytes;
+        self
+    }
+
+    /// How many base64- or quoted-printable-encoded encapsulated messages may enclose one
+    /// another. Each level is decoded into a buffer of its own (counted against
+    /// [`Options::with_max_decoded_bytes`]); a level past this one is not walked, with a
+    /// diagnostic.
+    ///
+    /// ### Default
+    ///
+    /// 4.
+    pub fn with_max_encoded_levels(mut self, levels: usize) -> Self {
+        self.max_encoded_levels = levels;
         self
     }
 
@@ -193,5 +209,10 @@ impl Options {
     /// See [`Options::with_max_decoded_bytes`].
     pub fn max_decoded_bytes(&self) -> usize {
         self.max_decoded_bytes
+    }
+
+    /// See [`Options::with_max_encoded_levels`].
+    pub fn max_encoded_levels(&self) -> usize {
+        self.max_encoded_levels
     }
 }

@@ -19,9 +19,10 @@
 //! # Byte ranges
 //!
 //! A [`ByteRange`] is half-open, `start..end`, 0-based, in bytes. Header and body ranges of
-//! entities are offsets into the raw message given to `analyze`; the range of an HTML URL is
-//! an offset into that part's decoded body (transfer encoding undone, then converted to
-//! UTF-8).
+//! entities are offsets into the raw message given to `analyze`, or, for entities inside an
+//! encoded `message/rfc822` part, into that part's decoded body
+//! ([`EntityRecord::decoded_from`]); the range of an HTML URL is an offset into that HTML
+//! part's decoded body (transfer encoding undone, then converted to UTF-8).
 
 use std::fmt;
 
@@ -70,9 +71,16 @@ impl PartId {
         }
     }
 
-    /// The message encapsulated in this body part (`2` → `2.HEADER`).
+    /// The message encapsulated in this entity's body: `2` → `2.HEADER` for a body part; for
+    /// a message entity whose own body is `message/rfc822` the body is IMAP part `1` of it, so
+    /// `HEADER` → `1.HEADER` and `2.HEADER` → `2.1.HEADER`.
     pub(crate) fn encapsulated(&self) -> Self {
-        PartId(format!("{}.HEADER", self.section()))
+        let body = if self.is_message() {
+            self.child(1)
+        } else {
+            self.clone()
+        };
+        PartId(format!("{}.HEADER", body.0))
     }
 }
 
@@ -200,10 +208,17 @@ pub struct EntityRecord {
     /// The media type, `type/subtype`, lowercase; the RFC 2045 §5.2 default (`text/plain`, or
     /// `message/rfc822` inside `multipart/digest`) when there is no usable `Content-Type`.
     pub content_type: String,
-    /// The header block in the raw message, without the blank line that ends it.
+    /// The header block, without the blank line that ends it, in the raw message or in the
+    /// buffer named by [`decoded_from`](Self::decoded_from).
     pub header: ByteRange,
-    /// The body in the raw message.
+    /// The body, in the raw message or in the buffer named by
+    /// [`decoded_from`](Self::decoded_from).
     pub body: ByteRange,
+    /// `None` when [`header`](Self::header) and [`body`](Self::body) index the raw message.
+    /// For an entity inside a base64- or quoted-printable-encoded `message/rfc822` part: that
+    /// part, whose body with its transfer encoding undone is what the ranges index (that
+    /// part's own ranges say where its body is, recursively).
+    pub decoded_from: Option<PartId>,
     /// The header-level base (SPEC §3 steps 2–5): what header URLs resolve against and what
     /// body parts and encapsulated messages inherit.
     pub header_base: BaseRecord,
@@ -337,8 +352,11 @@ pub enum DiagnosticKind {
     EntityLimit,
     /// Decoding HTML passed [`Options::with_max_decoded_bytes`](crate::Options::with_max_decoded_bytes).
     DecodedSizeLimit,
-    /// An encapsulated message in a base64 or quoted-printable body part is not walked into.
+    /// An encapsulated message in a body of unknown transfer encoding is not walked into.
     EncodedMessageNotWalked,
+    /// Encoded encapsulated messages nest deeper than
+    /// [`Options::with_max_encoded_levels`](crate::Options::with_max_encoded_levels).
+    EncodedLevelLimit,
     /// An unknown `Content-Transfer-Encoding`; the body is used as it is.
     UnknownTransferEncoding,
     /// The body is not valid base64 or quoted-printable; it is used undecoded.

@@ -82,6 +82,9 @@ pub(crate) enum TransferEncoding {
 #[derive(Debug, Clone)]
 pub(crate) struct Entity {
     pub part: PartId,
+    /// Which bytes `header` and `body` index: 0 for the raw message, `n` for
+    /// [`Walk::buffers`]`[n - 1]`.
+    pub buffer: usize,
     pub kind: EntityKind,
     /// Index of the encapsulating entity in the entity list.
     pub parent: Option<usize>,
@@ -95,6 +98,11 @@ pub(crate) struct Entity {
 /// Work still to do: an entity whose range is known but not yet read.
 struct Pending {
     range: Range<usize>,
+    /// See [`Entity::buffer`].
+    buffer: usize,
+    /// How many encoded encapsulations (base64 or quoted-printable `message/rfc822`) enclose
+    /// this entity.
+    encoded_levels: usize,
     part: PartId,
     kind: EntityKind,
     parent: Option<usize>,
@@ -103,22 +111,60 @@ struct Pending {
     in_digest: bool,
 }
 
+/// The entities of a message and the decoded buffers some of them live in.
+#[derive(Debug, Default)]
+pub(crate) struct Walk {
+    /// Every entity, in document order (parents before children).
+    pub entities: Vec<Entity>,
+    /// The decoded bodies of base64 or quoted-printable `message/rfc822` parts, each with the
+    /// index of that part in `entities`; [`Entity::buffer`] `n` is `buffers[n - 1]`.
+    pub buffers: Vec<(usize, Vec<u8>)>,
+    /// What is left of [`Options::max_decoded_bytes`] after the buffers were decoded.
+    pub decoded_budget: usize,
+}
+
+impl Walk {
+    /// The bytes that the ranges of an entity with [`Entity::buffer`] `buffer` index.
+    pub fn bytes<'a>(&'a self, raw: &'a [u8], buffer: usize) -> &'a [u8] {
+        match buffer.checked_sub(1) {
+            None => raw,
+            Some(i) => self.buffers.get(i).map_or(&[][..], |(_, bytes)| bytes),
+        }
+    }
+
+    /// The entity whose decoded body buffer `buffer` is; `None` for the raw message.
+    pub fn decoded_from(&self, buffer: usize) -> Option<&Entity> {
+        let (entity, _) = self.buffers.get(buffer.checked_sub(1)?)?;
+        self.entities.get(*entity)
+    }
+}
+
+/// What to walk into after an entity.
+enum Next {
+    /// Nothing: a leaf, or a limit was reached.
+    Nothing,
+    /// Body parts, or a message encapsulated as it is.
+    Entities(Vec<Pending>),
+    /// A message encapsulated in a base64 or quoted-printable body: decode the body of the
+    /// entity at this index, then walk the result.
+    Decode(Pending),
+}
+
 /// Splits `raw` into its entities, in document order (parents before children).
 ///
 /// A leading mbox `From ` line is skipped. Never fails: problems are pushed to `diagnostics`.
-pub(crate) fn split(
-    raw: &[u8],
-    options: &Options,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Entity> {
+pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnostic>) -> Walk {
     let start = if raw.starts_with(b"From ") {
         memchr::memchr(b'\n', raw).map_or(raw.len(), |i| i + 1)
     } else {
         0
     };
-    let mut entities = Vec::new();
+    let mut walk = Walk::default();
+    let mut budget = options.max_decoded_bytes();
     let mut stack = vec![Pending {
         range: start..raw.len(),
+        buffer: 0,
+        encoded_levels: 0,
         part: PartId::root(),
         kind: EntityKind::Message,
         parent: None,
@@ -126,7 +172,7 @@ pub(crate) fn split(
         in_digest: false,
     }];
     while let Some(pending) = stack.pop() {
-        if entities.len() >= options.max_entities() {
+        if walk.entities.len() >= options.max_entities() {
             diagnostics.push(Diagnostic {
                 part: Some(pending.part),
                 kind: DiagnosticKind::EntityLimit,
@@ -138,13 +184,68 @@ pub(crate) fn split(
             });
             break;
         }
-        let index = entities.len();
-        let entity = read_entity(raw, &pending, options, diagnostics);
-        let children = children_of(raw, &entity, &pending, index, options, diagnostics);
-        entities.push(entity);
-        stack.extend(children.into_iter().rev());
+        let index = walk.entities.len();
+        let bytes = walk.bytes(raw, pending.buffer);
+        let entity = read_entity(bytes, &pending, options, diagnostics);
+        let next = children_of(bytes, &entity, &pending, index, options, diagnostics);
+        let decoded = match next {
+            Next::Nothing => None,
+            Next::Entities(children) => {
+                stack.extend(children.into_iter().rev());
+                None
+            }
+            Next::Decode(child) => {
+                decode_encapsulated(bytes, &entity, &mut budget, options, diagnostics)
+                    .map(|buffer| (child, buffer))
+            }
+        };
+        walk.entities.push(entity);
+        if let Some((mut child, buffer)) = decoded {
+            child.range = 0..buffer.len();
+            walk.buffers.push((index, buffer));
+            child.buffer = walk.buffers.len();
+            stack.push(child);
+        }
     }
-    entities
+    walk.decoded_budget = budget;
+    walk
+}
+
+/// The decoded body of an entity holding an encoded encapsulated message, within the decoded
+/// size budget; `None`, with a diagnostic, when the budget would be passed or the encoding is
+/// broken.
+fn decode_encapsulated(
+    bytes: &[u8],
+    entity: &Entity,
+    budget: &mut usize,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<u8>> {
+    let body = bytes.get(entity.body.clone()).unwrap_or_default();
+    // base64 decodes to at most 3/4 of its input, quoted-printable to at most its input.
+    let at_most = if entity.transfer_encoding == TransferEncoding::Base64 {
+        body.len() / 4 * 3 + 3
+    } else {
+        body.len()
+    };
+    if at_most > *budget {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::DecodedSizeLimit,
+            message: format!(
+                "decoding this encapsulated message would pass {} decoded bytes; it is not walked",
+                options.max_decoded_bytes()
+            ),
+        });
+        return None;
+    }
+    let decoded = decode_transfer(body, entity.transfer_encoding)?;
+    let Some(decoded) = decoded else {
+        diagnostics.push(bad_encoding(entity));
+        return None;
+    };
+    *budget = budget.saturating_sub(decoded.len());
+    Some(decoded)
 }
 
 fn read_entity(
@@ -231,6 +332,7 @@ fn read_entity(
     };
     Entity {
         part: pending.part.clone(),
+        buffer: pending.buffer,
         kind: pending.kind,
         parent: pending.parent,
         header: block.range,
@@ -274,10 +376,10 @@ fn children_of(
     index: usize,
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Pending> {
+) -> Next {
     let is_multipart = entity.content_type.media_type == "multipart";
     if !is_multipart && !entity.content_type.is_encapsulating() {
-        return Vec::new();
+        return Next::Nothing;
     }
     let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
         diagnostics.push(Diagnostic {
@@ -295,25 +397,48 @@ fn children_of(
                 options.max_depth()
             ),
         );
-        return Vec::new();
+        return Next::Nothing;
     }
     if !is_multipart {
-        if entity.transfer_encoding != TransferEncoding::Identity {
-            diagnose(
-                diagnostics,
-                DiagnosticKind::EncodedMessageNotWalked,
-                "encapsulated message in an encoded body part is not walked".to_owned(),
-            );
-            return Vec::new();
-        }
-        return vec![Pending {
+        let child = Pending {
             range: entity.body.clone(),
+            buffer: pending.buffer,
+            encoded_levels: pending.encoded_levels,
             part: entity.part.encapsulated(),
             kind: EntityKind::Message,
             parent: Some(index),
             depth: pending.depth + 1,
             in_digest: false,
-        }];
+        };
+        return match entity.transfer_encoding {
+            TransferEncoding::Identity => Next::Entities(vec![child]),
+            TransferEncoding::Unknown => {
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::EncodedMessageNotWalked,
+                    "encapsulated message in a body of unknown transfer encoding is not walked"
+                        .to_owned(),
+                );
+                Next::Nothing
+            }
+            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable
+                if pending.encoded_levels >= options.max_encoded_levels() =>
+            {
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::EncodedLevelLimit,
+                    format!(
+                        "more than {} levels of encoded encapsulated messages; this one is not walked",
+                        options.max_encoded_levels()
+                    ),
+                );
+                Next::Nothing
+            }
+            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable => Next::Decode(Pending {
+                encoded_levels: pending.encoded_levels + 1,
+                ..child
+            }),
+        };
     }
     let Some(boundary) = entity
         .content_type
@@ -328,7 +453,7 @@ fn children_of(
                 entity.content_type.essence()
             ),
         );
-        return Vec::new();
+        return Next::Nothing;
     };
     let split = split_multipart(raw, entity.body.clone(), boundary.as_bytes());
     if split.parts.is_empty() {
@@ -345,19 +470,23 @@ fn children_of(
         );
     }
     let in_digest = entity.content_type.subtype == "digest";
-    split
-        .parts
-        .into_iter()
-        .enumerate()
-        .map(|(i, range)| Pending {
-            range,
-            part: entity.part.child(i + 1),
-            kind: EntityKind::BodyPart,
-            parent: Some(index),
-            depth: pending.depth + 1,
-            in_digest,
-        })
-        .collect()
+    Next::Entities(
+        split
+            .parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, range)| Pending {
+                range,
+                buffer: pending.buffer,
+                encoded_levels: pending.encoded_levels,
+                part: entity.part.child(i + 1),
+                kind: EntityKind::BodyPart,
+                parent: Some(index),
+                depth: pending.depth + 1,
+                in_digest,
+            })
+            .collect(),
+    )
 }
 
 /// The body parts of a multipart body.
@@ -428,36 +557,46 @@ fn line_break_start(text: &[u8], floor: usize, at: usize) -> usize {
     end
 }
 
-/// The body of `entity` with its transfer encoding undone (RFC 2045 §6). Broken encodings
-/// leave the body as it is, with a diagnostic.
+/// `body` with `encoding` undone (mail-parser's decoders); `None` for an identity or unknown
+/// encoding (nothing to decode), `Some(None)` when the body is not valid in its encoding.
+fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<Option<Vec<u8>>> {
+    match encoding {
+        TransferEncoding::Identity | TransferEncoding::Unknown => None,
+        TransferEncoding::Base64 => Some(mail_parser::decoders::base64::base64_decode(body)),
+        TransferEncoding::QuotedPrintable => {
+            Some(mail_parser::decoders::quoted_printable::quoted_printable_decode(body))
+        }
+    }
+}
+
+fn bad_encoding(entity: &Entity) -> Diagnostic {
+    Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::BadTransferEncoding,
+        message: format!(
+            "body is not valid {}; it is used undecoded",
+            if entity.transfer_encoding == TransferEncoding::Base64 {
+                "base64"
+            } else {
+                "quoted-printable"
+            }
+        ),
+    }
+}
+
+/// The body of `entity` (whose ranges index `bytes`) with its transfer encoding undone
+/// (RFC 2045 §6). Broken encodings leave the body as it is, with a diagnostic.
 pub(crate) fn decoded_body<'a>(
-    raw: &'a [u8],
+    bytes: &'a [u8],
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Cow<'a, [u8]> {
-    let body = raw.get(entity.body.clone()).unwrap_or_default();
-    let decoded = match entity.transfer_encoding {
-        TransferEncoding::Identity | TransferEncoding::Unknown => return Cow::Borrowed(body),
-        TransferEncoding::Base64 => mail_parser::decoders::base64::base64_decode(body),
-        TransferEncoding::QuotedPrintable => {
-            mail_parser::decoders::quoted_printable::quoted_printable_decode(body)
-        }
-    };
-    match decoded {
-        Some(bytes) => Cow::Owned(bytes),
-        None => {
-            diagnostics.push(Diagnostic {
-                part: Some(entity.part.clone()),
-                kind: DiagnosticKind::BadTransferEncoding,
-                message: format!(
-                    "body is not valid {}; it is used undecoded",
-                    if entity.transfer_encoding == TransferEncoding::Base64 {
-                        "base64"
-                    } else {
-                        "quoted-printable"
-                    }
-                ),
-            });
+    let body = bytes.get(entity.body.clone()).unwrap_or_default();
+    match decode_transfer(body, entity.transfer_encoding) {
+        None => Cow::Borrowed(body),
+        Some(Some(decoded)) => Cow::Owned(decoded),
+        Some(None) => {
+            diagnostics.push(bad_encoding(entity));
             Cow::Borrowed(body)
         }
     }
@@ -503,7 +642,7 @@ mod tests {
     fn nested_multipart_ids_and_ranges() {
         let raw = b"Content-Type: multipart/mixed; boundary=o\n\n--o\nContent-Type: multipart/alternative; boundary=i\n\n--i\n\nA\n--i\nContent-Type: message/rfc822\n\nSubject: x\n\nB\n--i--\n--o\n\nC\n--o--\n";
         let mut diagnostics = Vec::new();
-        let entities = split(raw, &Options::new(), &mut diagnostics);
+        let entities = split(raw, &Options::new(), &mut diagnostics).entities;
         let ids: Vec<_> = entities
             .iter()
             .map(|e| (e.part.as_str(), e.content_type.essence()))
@@ -533,7 +672,7 @@ mod tests {
         }
         raw.extend(b"Subject: end\n\nbody");
         let mut diagnostics = Vec::new();
-        let entities = split(&raw, &Options::new().with_max_depth(3), &mut diagnostics);
+        let entities = split(&raw, &Options::new().with_max_depth(3), &mut diagnostics).entities;
         assert_eq!(entities.len(), 4);
         assert_eq!(diagnostics[0].kind, DiagnosticKind::DepthLimit);
     }
@@ -542,7 +681,7 @@ mod tests {
     fn digest_parts_default_to_message_rfc822() {
         let raw = b"Content-Type: multipart/digest; boundary=d\n\n--d\n\nSubject: a\n\nA\n--d--\n";
         let mut diagnostics = Vec::new();
-        let entities = split(raw, &Options::new(), &mut diagnostics);
+        let entities = split(raw, &Options::new(), &mut diagnostics).entities;
         assert_eq!(entities[1].content_type.essence(), "message/rfc822");
         assert_eq!(entities[2].part.as_str(), "1.HEADER");
     }
