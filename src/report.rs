@@ -4,6 +4,50 @@
 //! All types serialize with serde; the field names and the string forms of [`BaseSource`]
 //! (`header:Base`, …), of URL sources (`html:a@href`, …) and of [`PartId`]s are a contract.
 //!
+//! # Wire format (NDJSON)
+//!
+//! `mimebase inspect --json` and `mimebase urls --json` write newline-delimited JSON: one
+//! JSON object per line, UTF-8, each with a `"type"` field that says which record it is.
+//! Fields are always present unless marked optional; `null` stands for "none".
+//!
+//! - [`MessageLine`], `"type": "message"`, one per input of `inspect --json`: `input` (the
+//!   path as given, `-` for standard input) and the [`Report`]'s `entities` ([`EntityRecord`]),
+//!   `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
+//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `input` and the fields of
+//!   [`UrlRecord`].
+//!
+//! ```
+//! let raw = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">";
+//! let report = mimebase::analyze(raw, &mimebase::Options::new());
+//! let line = serde_json::to_string(&mimebase::report::MessageLine { input: "m.eml", report: &report })?;
+//! let expected = serde_json::json!({
+//!   "type": "message", "input": "m.eml",
+//!   "entities": [{
+//!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
+//!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
+//!     "header_base": {"url": "http://b/dir/", "source": "header:Base"},
+//!     "base": {"url": "http://b/dir/", "source": "header:Base"}
+//!   }],
+//!   "urls": [
+//!     {"part": "HEADER", "source": "header:Base", "field": 0, "item": 0,
+//!      "reference": "http://b/dir/", "resolved": "http://b/dir/",
+//!      "base": {"url": null, "source": "none"}, "resolver": "rfc1808"},
+//!     {"part": "HEADER", "source": "html:a@href", "range": {"start": 9, "end": 10},
+//!      "reference": "g", "resolved": "http://b/dir/g",
+//!      "base": {"url": "http://b/dir/", "source": "header:Base"}, "resolver": "rfc1808"}
+//!   ],
+//!   "diagnostics": []
+//! });
+//! assert_eq!(serde_json::from_str::<serde_json::Value>(&line)?, expected);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! A URL that could not be resolved has `"resolved": null` and an `"unresolved"` field
+//! ([`Unresolved`]: `"no_base"` or `"resolver_error"`); an inherited base has an
+//! `"inherited_from"` field (a [`PartId`]). A diagnostic is
+//! `{"part": "1", "kind": "missing_close_delimiter", "message": "…"}` ([`DiagnosticKind`]
+//! gives every `kind`).
+//!
 //! # Part identifiers
 //!
 //! A [`PartId`] is an IMAP section specification (RFC 3501 §6.4.5), so that an indexer can
@@ -401,4 +445,29 @@ pub struct Report {
     pub urls: Vec<UrlRecord>,
     /// Every problem found, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One line of `inspect --json`: a whole message (see the [module docs](crate::report)).
+/// Serialized as `{"type": "message", "input": …, "entities": […], "urls": […],
+/// "diagnostics": […]}`.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(tag = "type", rename = "message")]
+pub struct MessageLine<'a> {
+    /// The input as named on the command line; `-` for standard input.
+    pub input: &'a str,
+    /// What was found; its fields are written at the top level of the line.
+    #[serde(flatten)]
+    pub report: &'a Report,
+}
+
+/// One line of `urls --json`: one URL (see the [module docs](crate::report)). Serialized as
+/// `{"type": "url", "input": …}` followed by the fields of [`UrlRecord`].
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(tag = "type", rename = "url")]
+pub struct UrlLine<'a> {
+    /// The input as named on the command line; `-` for standard input.
+    pub input: &'a str,
+    /// The URL; its fields are written at the top level of the line.
+    #[serde(flatten)]
+    pub url: &'a UrlRecord,
 }

@@ -111,3 +111,90 @@ fn usage_error_is_claps() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8(output.stderr).unwrap().contains("Usage"));
 }
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn inspect_json_one_message_record_per_input() {
+    let output = mimebase(
+        &["inspect", "--json", CNN, "-"],
+        b"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html\n\n<a href=x>\n",
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["type"], "message");
+    assert_eq!(lines[0]["input"], CNN);
+    assert_eq!(
+        lines[0]["entities"][0]["base"]["url"],
+        "http://money.cnn.com/"
+    );
+    assert_eq!(lines[0]["entities"][0]["base"]["source"], "html:base");
+    let stdin = &lines[1];
+    assert_eq!(stdin["input"], "-");
+    assert_eq!(stdin["entities"][1]["part"], "1");
+    assert_eq!(stdin["entities"][1]["parent"], "HEADER");
+    assert_eq!(stdin["urls"][0]["unresolved"], "no_base");
+    assert_eq!(stdin["urls"][0]["resolved"], serde_json::Value::Null);
+    assert_eq!(stdin["diagnostics"][0]["kind"], "missing_close_delimiter");
+    assert_eq!(stdin["diagnostics"][0]["part"], "HEADER");
+}
+
+#[test]
+fn urls_json_one_record_per_url() {
+    let output = mimebase(
+        &[
+            "urls",
+            "--json",
+            "--resolver",
+            "rfc3986",
+            "--retrieval-url",
+            "http://r/a/b",
+        ],
+        b"Content-Type: text/html\n\n<a href=\"../x\"></a><img srcset=\"i.png 1x, j.png 2x\">",
+    );
+    let lines = json_lines(&output);
+    let fields: Vec<_> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["type"].as_str().unwrap(),
+                l["source"].as_str().unwrap(),
+                l["resolved"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("url", "html:a@href", "http://r/x"),
+            ("url", "html:img@srcset", "http://r/a/i.png"),
+            ("url", "html:img@srcset", "http://r/a/j.png"),
+        ]
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["resolver"] == "rfc3986" && l["input"] == "-")
+    );
+    assert_eq!(lines[0]["base"]["source"], "retrieval");
+    assert_eq!(lines[0]["range"]["start"], 9);
+}
+
+#[test]
+fn profile_option() {
+    let message =
+        b"Content-Location: http://cl/\nBase: http://b/\nContent-Type: text/html\n\n<a href=\"g\">";
+    let default = json_lines(&mimebase(&["inspect", "--json"], message));
+    assert_eq!(default[0]["entities"][0]["base"]["url"], "http://b/");
+    let mhtml = json_lines(&mimebase(
+        &["inspect", "--json", "--profile", "mhtml"],
+        message,
+    ));
+    assert_eq!(mhtml[0]["entities"][0]["base"]["url"], "http://cl/");
+}

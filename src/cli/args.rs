@@ -103,6 +103,11 @@ pub(crate) struct InputArgs {
     /// Which rules of base precedence apply.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default, help_heading = "Resolution")]
     pub profile: ProfileArg,
+
+    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
+    /// in the library's `report` module.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
 }
 
 #[cfg(test)]

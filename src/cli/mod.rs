@@ -21,7 +21,9 @@ type Printer = fn(&mut dyn Write, &str, &Report) -> io::Result<()>;
 pub(crate) fn run() -> ExitCode {
     let args = Args::parse();
     let (inputs, print): (&InputArgs, Printer) = match &args.command {
+        Command::Inspect(inputs) if inputs.json => (inputs, output::inspect_json),
         Command::Inspect(inputs) => (inputs, output::inspect),
+        Command::Urls(inputs) if inputs.json => (inputs, output::urls_json),
         Command::Urls(inputs) => (inputs, output::urls),
         Command::Resolve(resolve) => return run_resolve(resolve),
     };

@@ -3,7 +3,29 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
+use mimebase::report::{MessageLine, UrlLine};
 use mimebase::{BaseRecord, BaseSource, PartId, Report, Unresolved, UrlRecord};
+
+/// `mimebase inspect --json`: one [`MessageLine`] per input.
+pub(crate) fn inspect_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
+    serde_json::to_writer(
+        &mut *out,
+        &MessageLine {
+            input: name,
+            report,
+        },
+    )?;
+    writeln!(out)
+}
+
+/// `mimebase urls --json`: one [`UrlLine`] per URL.
+pub(crate) fn urls_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
+    for url in &report.urls {
+        serde_json::to_writer(&mut *out, &UrlLine { input: name, url })?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
 
 /// `mimebase urls`: one line per URL, `resolved<TAB>reference`, the first column empty when
 /// unresolved. Tabs and line breaks cannot occur in either column: header values are
