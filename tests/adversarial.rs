@@ -88,3 +88,13 @@ fn base64_helper_round_trips_through_the_walker() {
     assert_eq!(report.entities.len(), 2);
     assert_eq!(report.urls[0].reference, "deep");
 }
+
+#[test]
+fn every_measured_input_ends_with_a_diagnostic() {
+    // The list scripts/adversarial measures is the list tested here.
+    let inputs = adversarial::all();
+    assert_eq!(inputs.len(), 7);
+    for (name, message) in inputs {
+        assert!(!run(&message).diagnostics.is_empty(), "{name}");
+    }
+}
