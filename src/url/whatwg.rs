@@ -24,7 +24,65 @@ use super::ResolveError;
 /// ```
 pub fn resolve(base: &str, reference: &str) -> Result<String, ResolveError> {
     let base = Url::parse(base).map_err(ResolveError::InvalidBase)?;
-    base.join(reference)
-        .map(String::from)
-        .map_err(ResolveError::InvalidReference)
+    match base.join(reference) {
+        Ok(url) => Ok(url.into()),
+        Err(url::ParseError::EmptyHost) => match collapse_leading_slashes(&base, reference) {
+            Some(collapsed) => base
+                .join(&collapsed)
+                .map(String::from)
+                .map_err(ResolveError::InvalidReference),
+            None => Err(ResolveError::InvalidReference(url::ParseError::EmptyHost)),
+        },
+        Err(error) => Err(ResolveError::InvalidReference(error)),
+    }
+}
+
+/// Works around a deviation of the `url` crate (2.5.8) from the URL Standard.
+///
+/// The standard: against a special base, a reference starting with `/` or `\` enters the
+/// "relative slash state", a second one the "special authority ignore slashes state", which
+/// skips **every** further `/` and `\` before the host: `///evil.example/x` against
+/// `http://a/` is `http://evil.example/x` in browsers. The crate fails there with
+/// `EmptyHost`, which would hide such a link from a filter. For that case this returns the
+/// reference with its leading run of slashes written as `//`, which the crate parses as the
+/// standard does. `file:` is excluded: its host rules differ.
+fn collapse_leading_slashes(base: &Url, reference: &str) -> Option<String> {
+    const SPECIAL: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+    if !SPECIAL.contains(&base.scheme()) {
+        return None;
+    }
+    // The standard's preprocessing: C0 controls and spaces trimmed, tabs and newlines removed.
+    let cleaned: String = reference
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let rest = cleaned.trim_start_matches(['/', '\\']);
+    (cleaned.len() - rest.len() >= 3).then(|| format!("//{rest}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn many_leading_slashes_against_a_special_base() {
+        assert_eq!(
+            resolve("http://example.org/", "///example.org/../path").unwrap(),
+            "http://example.org/path"
+        );
+        assert_eq!(
+            resolve("http://example.org/", "///\\//\\//test").unwrap(),
+            "http://test/"
+        );
+        assert_eq!(
+            resolve("https://a/b", " ///evil.example/x").unwrap(),
+            "https://evil.example/x"
+        );
+        // Two slashes never reached the workaround; a non-special base keeps its own rules.
+        assert_eq!(resolve("http://a/b", "//c/d").unwrap(), "http://c/d");
+        assert_eq!(resolve("foo://a/b", "///c").unwrap(), "foo:///c");
+    }
 }
