@@ -80,7 +80,13 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
             base,
         });
     }
+    let message_id = walk
+        .entities
+        .first()
+        .and_then(|root| root.fields.iter().find(|f| f.is("Message-ID")))
+        .map(|field| field.value.clone());
     Report {
+        message_id,
         entities: records,
         urls,
         diagnostics,

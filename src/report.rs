@@ -21,7 +21,7 @@
 //! let report = mimebase::analyze(raw, &mimebase::Options::new());
 //! let line = serde_json::to_string(&mimebase::report::MessageLine { input: "m.eml", report: &report })?;
 //! let expected = serde_json::json!({
-//!   "type": "message", "input": "m.eml",
+//!   "type": "message", "input": "m.eml", "message_id": null,
 //!   "entities": [{
 //!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
 //!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
@@ -438,6 +438,9 @@ pub struct Diagnostic {
 /// Everything [`analyze`](crate::analyze) found in one message.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Report {
+    /// The root message's `Message-ID` field (RFC 5322 §3.6.4), unfolded and trimmed, angle
+    /// brackets kept as written; `None` when there is none.
+    pub message_id: Option<String>,
     /// Every entity, in document order.
     pub entities: Vec<EntityRecord>,
     /// Every URL, in document order of entities; within one entity header URLs first, then

@@ -198,3 +198,12 @@ fn profile_option() {
     ));
     assert_eq!(mhtml[0]["entities"][0]["base"]["url"], "http://cl/");
 }
+
+#[test]
+fn message_id_in_json() {
+    let lines = json_lines(&mimebase(
+        &["inspect", "--json"],
+        b"Message-ID:\n <a@b>\n\nx",
+    ));
+    assert_eq!(lines[0]["message_id"], "<a@b>");
+}
