@@ -35,13 +35,47 @@ use crate::url::{Resolver, has_scheme};
 /// assert_eq!(report.urls[1].resolved.as_deref(), Some("http://www.ics.uci.edu/Test/a/x"));
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
+    analyze_in_detail(raw, options, false).report
+}
+
+/// What [`rewrite`](crate::rewrite()) needs to know about one scanned HTML part.
+pub(crate) struct HtmlPart {
+    /// Index of the entity in [`Analysis::walk`].
+    pub entity: usize,
+    /// The encoding the body was decoded with.
+    pub encoding: &'static Encoding,
+    /// False when the `charset` label was unknown (the encoding is then a guess).
+    pub charset_known: bool,
+    /// False when the body was not valid in its transfer encoding (and was scanned as it is).
+    pub transfer_decoded: bool,
+    /// The decoded text that the URL ranges index.
+    pub text: String,
+    /// Every URL of the part, with the index of its record in [`Report::urls`].
+    pub urls: Vec<(html::HtmlUrl, usize)>,
+}
+
+/// The report and what was learnt on the way to it.
+pub(crate) struct Analysis {
+    pub report: Report,
+    pub walk: mime::Walk,
+    /// The scanned HTML parts; filled only when asked for.
+    pub html: Vec<HtmlPart>,
+}
+
+/// [`analyze`], keeping the entity walk and, when `keep_html`, the decoded text and URLs of
+/// every HTML part.
+pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) -> Analysis {
     let mut diagnostics = Vec::new();
     let walk = mime::split(raw, options, &mut diagnostics);
     let retrieval = base::retrieval_base(options, &mut diagnostics);
     let mut records: Vec<EntityRecord> = Vec::with_capacity(walk.entities.len());
     let mut urls = Vec::new();
-    let mut decoded_budget = walk.decoded_budget;
-    for entity in &walk.entities {
+    let mut state = HtmlState {
+        decoded_budget: walk.decoded_budget,
+        keep: keep_html,
+    };
+    let mut html_parts = Vec::new();
+    for (index, entity) in walk.entities.iter().enumerate() {
         let parent = entity.parent.and_then(|i| records.get(i));
         let context = match parent {
             Some(parent) => Context::Inside(&parent.part, &parent.header_base),
@@ -56,15 +90,25 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
             &mut urls,
         );
         let base = if entity.content_type.is_html() {
-            html_urls(
+            let part = html_urls(
                 walk.bytes(raw, entity.buffer),
                 entity,
                 &header_base,
+                &mut state,
                 options,
-                &mut decoded_budget,
                 &mut urls,
                 &mut diagnostics,
-            )
+            );
+            match part {
+                Some((base, mut part)) => {
+                    if keep_html {
+                        part.entity = index;
+                        html_parts.push(part);
+                    }
+                    base
+                }
+                None => header_base.clone(),
+            }
         } else {
             header_base.clone()
         };
@@ -85,11 +129,16 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
         .first()
         .and_then(|root| root.fields.iter().find(|f| f.is("Message-ID")))
         .map(|field| field.value.clone());
-    Report {
+    let report = Report {
         message_id,
         entities: records,
         urls,
         diagnostics,
+    };
+    Analysis {
+        report,
+        walk,
+        html: html_parts,
     }
 }
 
@@ -161,19 +210,31 @@ fn header_urls(
     }
 }
 
-/// Decodes and scans an HTML body, records its URLs and returns its effective base: the
-/// content base (SPEC §3 step 1) when it has a usable `<base href>`, else `header_base`.
+/// What the HTML scans of one message share.
+struct HtmlState {
+    /// What is left of [`Options::with_max_decoded_bytes`].
+    decoded_budget: usize,
+    /// Whether to keep each part's text and URLs for [`HtmlPart`].
+    keep: bool,
+}
+
+/// Decodes and scans an HTML body, records its URLs and returns its effective base (the
+/// content base, SPEC §3 step 1, when it has a usable `<base href>`, else `header_base`) and
+/// what was scanned; `None` when the part was not scanned (decoded size limit).
 fn html_urls(
     bytes: &[u8],
     entity: &Entity,
     header_base: &BaseRecord,
+    state: &mut HtmlState,
     options: &Options,
-    decoded_budget: &mut usize,
     urls: &mut Vec<UrlRecord>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> BaseRecord {
+) -> Option<(BaseRecord, HtmlPart)> {
+    let before = diagnostics.len();
     let body = mime::decoded_body(bytes, entity, diagnostics);
-    let Some(remaining) = decoded_budget.checked_sub(body.len()) else {
+    let transfer_decoded = diagnostics.len() == before;
+    let keep = state.keep;
+    let Some(remaining) = state.decoded_budget.checked_sub(body.len()) else {
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::DecodedSizeLimit,
@@ -182,11 +243,12 @@ fn html_urls(
                 options.max_decoded_bytes()
             ),
         });
-        *decoded_budget = 0;
-        return header_base.clone();
+        state.decoded_budget = 0;
+        return None;
     };
-    *decoded_budget = remaining;
-    let text = decode_charset(&body, &entity.content_type, entity, diagnostics);
+    state.decoded_budget = remaining;
+    let (text, encoding, charset_known) =
+        decode_charset(&body, &entity.content_type, entity, diagnostics);
     let scan = html::scan(&text);
     if let Some(error) = &scan.error {
         diagnostics.push(Diagnostic {
@@ -213,7 +275,8 @@ fn html_urls(
         })
         .unwrap_or_else(|| header_base.clone());
     let resolver = options.resolver();
-    for (index, found) in scan.urls.into_iter().enumerate() {
+    let mut kept = Vec::with_capacity(scan.urls.len());
+    for (index, mut found) in scan.urls.into_iter().enumerate() {
         // The <base href> itself resolves against the header-level base (SPEC §3 step 1).
         let against = if Some(index) == scan.base {
             header_base
@@ -221,21 +284,50 @@ fn html_urls(
             &base
         };
         let (resolved, unresolved) = resolve(resolver, against, &found.reference);
+        // Move what the record needs, unless the rewrite keeps the scan result too.
+        let (tag, attribute, reference) = if keep {
+            (
+                found.tag.clone(),
+                found.attribute.clone(),
+                found.reference.clone(),
+            )
+        } else {
+            (
+                std::mem::take(&mut found.tag),
+                found.attribute.take(),
+                std::mem::take(&mut found.reference),
+            )
+        };
         urls.push(UrlRecord {
             part: entity.part.clone(),
             source: UrlSource::Html {
-                tag: found.tag,
-                attribute: found.attribute,
+                tag,
+                attribute,
                 range: found.range,
             },
-            reference: found.reference,
+            reference,
             resolved,
             unresolved,
             base: against.clone(),
             resolver,
         });
+        if keep {
+            kept.push((found, urls.len() - 1));
+        }
     }
-    base
+    let part = HtmlPart {
+        entity: 0,
+        encoding,
+        charset_known,
+        transfer_decoded,
+        text: if keep {
+            text.into_owned()
+        } else {
+            String::new()
+        },
+        urls: kept,
+    };
+    Some((base, part))
 }
 
 /// The body as UTF-8 text: through the `charset` parameter's encoding (WHATWG Encoding
@@ -247,7 +339,7 @@ fn decode_charset<'a>(
     content_type: &ContentType,
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Cow<'a, str> {
+) -> (Cow<'a, str>, &'static Encoding, bool) {
     let declared = content_type.param("charset").map(str::trim);
     let encoding = match declared {
         Some(label) => Encoding::for_label(label.as_bytes()).or_else(|| {
@@ -260,11 +352,12 @@ fn decode_charset<'a>(
         }),
         None => None,
     };
+    let known = declared.is_none() || encoding.is_some();
     let encoding = encoding.unwrap_or(if std::str::from_utf8(body).is_ok() {
         UTF_8
     } else {
         WINDOWS_1252
     });
     let (text, _) = encoding.decode_without_bom_handling(body);
-    text
+    (text, encoding, known)
 }

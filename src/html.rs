@@ -66,6 +66,21 @@ fn holds_url(tag: &str, attribute: &str) -> bool {
         .any(|(name, tags)| *name == attribute && (tags.is_empty() || tags.contains(&tag)))
 }
 
+/// How a URL sits in the document: what surrounds it decides how a new value is escaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UrlKind {
+    /// The whole value of a URL attribute (`href`, `src`, …).
+    Attribute,
+    /// One candidate of a `srcset` value.
+    Srcset,
+    /// The URL of a `<meta http-equiv=refresh content>` value.
+    Refresh,
+    /// A CSS `url()` in a `style` attribute.
+    StyleAttribute,
+    /// A CSS `url()` in the text of a `<style>` element.
+    StyleElement,
+}
+
 /// One URL found in the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HtmlUrl {
@@ -80,6 +95,11 @@ pub(crate) struct HtmlUrl {
     pub reference: String,
     /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
     is_base_candidate: bool,
+    /// Where it sits.
+    pub kind: UrlKind,
+    /// For a URL in an attribute: the raw value's bytes in the decoded body (quotes
+    /// excluded); `None` in a `<style>` element.
+    pub value: Option<ByteRange>,
 }
 
 /// What the scan found.
@@ -163,6 +183,10 @@ fn scan_region(
             for url in &mut found {
                 url.range.start += offset;
                 url.range.end += offset;
+                if let Some(value) = &mut url.value {
+                    value.start += offset;
+                    value.end += offset;
+                }
             }
             urls.borrow_mut().extend(found);
             Ok(())
@@ -193,16 +217,19 @@ fn scan_region(
             if let Some(range) = extend(&style_text, chunk) {
                 let css = text.get(range.clone()).unwrap_or_default();
                 let start = range.start + offset;
+                let found = value_urls(UrlKind::StyleElement, css);
                 urls.borrow_mut()
-                    .extend(css::urls(css).into_iter().map(|url| HtmlUrl {
+                    .extend(found.into_iter().map(|(range, reference)| HtmlUrl {
                         tag: "style".to_owned(),
                         attribute: None,
                         range: ByteRange {
-                            start: start + url.range.start,
-                            end: start + url.range.end,
+                            start: start + range.start,
+                            end: start + range.end,
                         },
-                        reference: trim(&url.reference),
+                        reference,
                         is_base_candidate: false,
+                        kind: UrlKind::StyleElement,
+                        value: None,
                     }));
             }
             Ok(())
@@ -261,35 +288,52 @@ fn element_urls(el: &Element, tag: &str, in_template: bool) -> Vec<HtmlUrl> {
                 whole.clone().into()
             }
         };
-        let mut push = |range: ByteRange, reference: String, is_base_candidate: bool| {
+        let kind = if holds_url(tag, &name) {
+            UrlKind::Attribute
+        } else if name == "srcset" && matches!(tag, "img" | "source") {
+            UrlKind::Srcset
+        } else if name == "content" && is_refresh {
+            UrlKind::Refresh
+        } else if name == "style" {
+            UrlKind::StyleAttribute
+        } else {
+            continue;
+        };
+        let is_base_candidate = tag == "base" && name == "href" && is_html && !in_template;
+        for (range, reference) in value_urls(kind, &value) {
             found.push(HtmlUrl {
                 tag: tag.to_owned(),
                 attribute: Some(name.clone()),
-                range,
+                range: sub(range),
                 reference,
                 is_base_candidate,
+                kind,
+                value: Some(whole.clone().into()),
             });
-        };
-        if holds_url(tag, &name) {
-            let is_base = tag == "base" && name == "href" && is_html && !in_template;
-            push(sub(trimmed_range(&value)), trim(&value), is_base);
-        } else if name == "srcset" && matches!(tag, "img" | "source") {
-            for range in srcset_urls(&value) {
-                let url = value.get(range.clone()).unwrap_or_default().to_owned();
-                push(sub(range), url, false);
-            }
-        } else if name == "content" && is_refresh {
-            if let Some(range) = refresh_url(&value) {
-                let url = value.get(range.clone()).unwrap_or_default();
-                push(sub(range.clone()), trim(url), false);
-            }
-        } else if name == "style" {
-            for url in css::urls(&value) {
-                push(sub(url.range), trim(&url.reference), false);
-            }
         }
     }
     found
+}
+
+/// The URLs in an entity-decoded attribute value of the given kind: each one's range in
+/// `value` and its reference (entity-decoded, CSS escapes undone, trimmed).
+pub(crate) fn value_urls(kind: UrlKind, value: &str) -> Vec<(Range<usize>, String)> {
+    let at = |range: Range<usize>| value.get(range).unwrap_or_default();
+    match kind {
+        UrlKind::Attribute => vec![(trimmed_range(value), trim(value))],
+        UrlKind::Srcset => srcset_urls(value)
+            .into_iter()
+            .map(|range| (range.clone(), at(range).to_owned()))
+            .collect(),
+        UrlKind::Refresh => refresh_url(value)
+            .map(|range| (range.clone(), trim(at(range))))
+            .into_iter()
+            .collect(),
+        UrlKind::StyleAttribute | UrlKind::StyleElement => css::urls(value)
+            .into_iter()
+            .map(|url| (url.range, trim(&url.reference)))
+            .collect(),
+    }
 }
 
 /// `value` without leading and trailing ASCII white space (HTML: "valid URL potentially

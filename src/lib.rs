@@ -50,6 +50,7 @@ mod html;
 mod mime;
 mod options;
 pub mod report;
+mod rewrite;
 pub mod url;
 
 pub use analyze::analyze;
@@ -58,4 +59,5 @@ pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
     PartId, Report, Unresolved, UrlRecord, UrlSource,
 };
+pub use rewrite::{Rewritten, rewrite};
 pub use url::{ResolveError, Resolver};

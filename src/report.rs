@@ -422,6 +422,9 @@ pub enum DiagnosticKind {
     HtmlError,
     /// `<noscript>` inside `<noscript>` nested deeper than the scan follows.
     NoscriptLimit,
+    /// [`rewrite`](crate::rewrite()) left a part with URLs to rewrite unchanged, because it
+    /// could not be written again faithfully; the message says why.
+    RewriteSkipped,
 }
 
 /// A problem found in the message. Never fatal: the walk goes on (SPEC §7).

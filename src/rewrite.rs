@@ -1,0 +1,634 @@
+//! `rewrite` (SPEC §6): the message with every resolvable relative URL of its HTML bodies
+//! written in absolute form, and every other byte as it was.
+//!
+//! How it works:
+//!
+//! 1. [`analyze`](crate::analyze) runs, keeping the decoded text of each HTML part and where
+//!    each URL sits in it.
+//! 2. Each URL to change becomes an edit of the decoded text: the resolved URL, escaped for
+//!    its context (HTML attribute quoting and `&amp;`, CSS escapes inside `url()`), in place
+//!    of the URL's bytes. An attribute value holding a character reference cannot be edited
+//!    in pieces, so it is written anew whole; an unquoted value that would need quotes gets
+//!    them.
+//! 3. The edits are mapped back to byte offsets of the body in its own charset and the new
+//!    text is encoded into that charset (`encoding_rs`; characters the charset cannot hold
+//!    become numeric character references, or CSS escapes inside CSS).
+//! 4. A `7bit`/`8bit`/`binary` body is spliced in place. A base64 or quoted-printable body is
+//!    encoded again whole, in its own transfer encoding, with the line ending it used, and
+//!    replaces the old body. A part inside a base64- or quoted-printable-encoded
+//!    `message/rfc822` changes that message's decoded bytes, which are encoded again in turn,
+//!    layer by layer, up to the raw message.
+//!
+//! Headers never change. A part that cannot be rewritten faithfully (unknown charset or
+//! transfer encoding, a body that is not valid in its transfer encoding, a charset that is
+//! not ASCII-compatible such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit
+//! bytes) is left as it was, with a [`DiagnosticKind::RewriteSkipped`] diagnostic.
+//!
+//! Hand-written because splicing with byte ranges is this project's job: `lol_html`'s
+//! `set_attribute` writes the whole tag anew, which would change bytes outside the values.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use base64::Engine as _;
+use encoding_rs::{Encoding, UTF_8};
+
+use crate::analyze::{HtmlPart, analyze_in_detail};
+use crate::html::{UrlKind, value_urls};
+use crate::mime::{self, Entity, TransferEncoding, Walk};
+use crate::options::Options;
+use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlRecord};
+use crate::url::has_scheme;
+
+/// What [`rewrite`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The rewritten message: the input with the changed HTML bodies replaced, byte for byte
+    /// the input everywhere else. Equal to the input when nothing needed to change.
+    pub message: Vec<u8>,
+    /// The report of the input message; parts left unchanged although they had URLs to
+    /// rewrite have a [`DiagnosticKind::RewriteSkipped`] diagnostic.
+    pub report: Report,
+    /// The HTML parts whose bytes changed, in document order.
+    pub changed: Vec<PartId>,
+    /// How many URLs were written in absolute form.
+    pub rewritten_urls: usize,
+}
+
+/// Writes every resolvable relative URL of the message's HTML bodies in its resolved form
+/// (SPEC §6 `rewrite`): every HTML URL source of SPEC §5 (attributes, each `srcset`
+/// candidate, `meta refresh`, CSS `url()` in `style` attributes and elements, `<noscript>`
+/// content). Bases, profile and resolver come from `options`, as for
+/// [`analyze`](crate::analyze).
+///
+/// # Errors
+///
+/// None: like `analyze`, it is total over its input. What could not be rewritten is left as
+/// it was and reported in [`Rewritten::report`].
+///
+/// ```
+/// let message = b"Content-Base: http://example.com/a/\r\nContent-Type: text/html\r\n\r\n\
+///                 <a href='b.html?x=1&amp;y=2'>b</a>";
+/// let rewritten = mimebase::rewrite(message, &mimebase::Options::new());
+/// assert_eq!(
+///     String::from_utf8(rewritten.message).unwrap(),
+///     "Content-Base: http://example.com/a/\r\nContent-Type: text/html\r\n\r\n\
+///      <a href='http://example.com/a/b.html?x=1&amp;y=2'>b</a>"
+/// );
+/// ```
+pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
+    let analysis = analyze_in_detail(raw, options, true);
+    let mut report = analysis.report;
+    let walk = analysis.walk;
+    let message_eol = line_ending(raw, b"\n");
+    // Splices per buffer: 0 is the raw message, n the decoded buffer n (see `Walk::bytes`).
+    let mut splices: Vec<Vec<Splice>> = vec![Vec::new(); walk.buffers.len() + 1];
+    let mut changed = Vec::new();
+    let mut rewritten_urls = 0;
+    for part in &analysis.html {
+        let Some(entity) = walk.entities.get(part.entity) else {
+            continue;
+        };
+        match rewrite_part(raw, &walk, entity, part, &report.urls, message_eol) {
+            Ok(None) => {}
+            Ok(Some((edits, count))) => {
+                if let Some(list) = splices.get_mut(entity.buffer) {
+                    list.extend(edits);
+                    changed.push(entity.part.clone());
+                    rewritten_urls += count;
+                }
+            }
+            Err(reason) => report.diagnostics.push(skipped(entity, reason)),
+        }
+    }
+    // Encode changed buffers again, innermost first: a buffer's index is larger than the
+    // index of the buffer its owner lives in.
+    for index in (1..splices.len()).rev() {
+        let edits = std::mem::take(splices.get_mut(index).unwrap_or(&mut Vec::new()));
+        if edits.is_empty() {
+            continue;
+        }
+        let Some((owner_index, bytes)) = walk.buffers.get(index - 1) else {
+            continue;
+        };
+        let Some(owner) = walk.entities.get(*owner_index) else {
+            continue;
+        };
+        let new = apply(bytes, &edits);
+        let original = walk
+            .bytes(raw, owner.buffer)
+            .get(owner.body.clone())
+            .unwrap_or_default();
+        match encode_body(owner.transfer_encoding, &new, original, message_eol) {
+            Some(encoded) => {
+                if let Some(list) = splices.get_mut(owner.buffer) {
+                    list.push(Splice {
+                        range: owner.body.clone(),
+                        bytes: encoded,
+                    });
+                }
+            }
+            None => {
+                report.diagnostics.push(skipped(
+                    owner,
+                    "its transfer encoding cannot be written again".to_owned(),
+                ));
+                changed.retain(|part| !is_inside(&walk, part, *owner_index));
+            }
+        }
+    }
+    let message = apply(raw, splices.first().map_or(&[][..], Vec::as_slice));
+    Rewritten {
+        message,
+        report,
+        changed,
+        rewritten_urls,
+    }
+}
+
+/// True when the entity `part` lies inside the entity at index `ancestor`.
+fn is_inside(walk: &Walk, part: &PartId, ancestor: usize) -> bool {
+    let Some(mut index) = walk.entities.iter().position(|e| &e.part == part) else {
+        return false;
+    };
+    while let Some(parent) = walk.entities.get(index).and_then(|e| e.parent) {
+        if parent == ancestor {
+            return true;
+        }
+        index = parent;
+    }
+    false
+}
+
+fn skipped(entity: &Entity, reason: String) -> Diagnostic {
+    Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::RewriteSkipped,
+        message: format!("part left unchanged: {reason}"),
+    }
+}
+
+/// Bytes that replace a range of a buffer.
+#[derive(Debug, Clone)]
+struct Splice {
+    range: Range<usize>,
+    bytes: Vec<u8>,
+}
+
+/// `bytes` with the splices applied (they must not overlap; they are sorted here).
+fn apply(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
+    let mut sorted: Vec<&Splice> = splices.iter().collect();
+    sorted.sort_by_key(|s| (s.range.start, s.range.end));
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    for splice in sorted {
+        let start = splice.range.start.clamp(at, bytes.len());
+        out.extend_from_slice(bytes.get(at..start).unwrap_or_default());
+        out.extend_from_slice(&splice.bytes);
+        at = splice.range.end.clamp(start, bytes.len());
+    }
+    out.extend_from_slice(bytes.get(at..).unwrap_or_default());
+    out
+}
+
+/// The line ending `bytes` uses (CRLF when it has any), or `default` when it has none.
+fn line_ending<'a>(bytes: &[u8], default: &'a [u8]) -> &'a [u8] {
+    if memchr::memmem::find(bytes, b"\r\n").is_some() {
+        b"\r\n"
+    } else if memchr::memchr(b'\n', bytes).is_some() {
+        b"\n"
+    } else {
+        default
+    }
+}
+
+/// The splices (in the entity's buffer) that rewrite one HTML part, and how many URLs they
+/// rewrite; `None` when no URL needs to change; an error saying why the part is left as it
+/// was.
+fn rewrite_part(
+    raw: &[u8],
+    walk: &Walk,
+    entity: &Entity,
+    part: &HtmlPart,
+    records: &[UrlRecord],
+    message_eol: &'static [u8],
+) -> Result<Option<(Vec<Splice>, usize)>, String> {
+    let resolved_of = |record: usize| -> Option<&str> {
+        let record = records.get(record)?;
+        if has_scheme(&record.reference) {
+            return None;
+        }
+        record.resolved.as_deref()
+    };
+    let count = part
+        .urls
+        .iter()
+        .filter(|(_, record)| resolved_of(*record).is_some())
+        .count();
+    if count == 0 {
+        return Ok(None);
+    }
+    if entity.transfer_encoding == TransferEncoding::Unknown {
+        return Err("unknown Content-Transfer-Encoding".to_owned());
+    }
+    if !part.transfer_decoded {
+        return Err("the body is not valid in its Content-Transfer-Encoding".to_owned());
+    }
+    if !part.charset_known {
+        return Err("unknown charset".to_owned());
+    }
+    if !part.encoding.is_ascii_compatible() || part.encoding.output_encoding() != part.encoding {
+        return Err(format!(
+            "charset {} is not ASCII-compatible, so bytes cannot be spliced into it",
+            part.encoding.name()
+        ));
+    }
+    let edits = text_edits(part, &resolved_of);
+    let bytes = walk.bytes(raw, entity.buffer);
+    let decoded = mime::decoded_body(bytes, entity, &mut Vec::new());
+    let mut offsets: Vec<usize> = edits
+        .iter()
+        .flat_map(|(range, _)| [range.start, range.end])
+        .collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let Some(map) = byte_offsets(part.encoding, &decoded, &part.text, &offsets) else {
+        return Err("text offsets could not be mapped to the body's bytes".to_owned());
+    };
+    let to_bytes = |offset: usize| {
+        offsets
+            .binary_search(&offset)
+            .ok()
+            .and_then(|i| map.get(i).copied())
+    };
+    let mut decoded_splices = Vec::with_capacity(edits.len());
+    for (range, text) in &edits {
+        let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
+            return Err("text offsets could not be mapped to the body's bytes".to_owned());
+        };
+        let (encoded, _, _) = part.encoding.encode(text);
+        decoded_splices.push(Splice {
+            range: start..end,
+            bytes: encoded.into_owned(),
+        });
+    }
+    match entity.transfer_encoding {
+        TransferEncoding::Identity => {
+            let is_7bit = entity
+                .fields
+                .iter()
+                .find(|f| f.is("Content-Transfer-Encoding"))
+                .is_none_or(|f| f.value.trim().eq_ignore_ascii_case("7bit"));
+            if is_7bit
+                && decoded_splices
+                    .iter()
+                    .any(|s| s.bytes.iter().any(|b| !b.is_ascii()))
+            {
+                return Err("a 7bit body would need 8-bit bytes".to_owned());
+            }
+            let at = entity.body.start;
+            let splices = decoded_splices
+                .into_iter()
+                .map(|s| Splice {
+                    range: s.range.start + at..s.range.end + at,
+                    bytes: s.bytes,
+                })
+                .collect();
+            Ok(Some((splices, count)))
+        }
+        encoding => {
+            let new = apply(&decoded, &decoded_splices);
+            let original = bytes.get(entity.body.clone()).unwrap_or_default();
+            let encoded = encode_body(encoding, &new, original, message_eol)
+                .ok_or_else(|| "its transfer encoding cannot be written again".to_owned())?;
+            Ok(Some((
+                vec![Splice {
+                    range: entity.body.clone(),
+                    bytes: encoded,
+                }],
+                count,
+            )))
+        }
+    }
+}
+
+/// The edits of the decoded text: `(range in the text, new text)`, not overlapping.
+fn text_edits<'a>(
+    part: &HtmlPart,
+    resolved_of: &dyn Fn(usize) -> Option<&'a str>,
+) -> Vec<(Range<usize>, String)> {
+    let text = part.text.as_str();
+    let byte_before = |at: usize| {
+        at.checked_sub(1)
+            .and_then(|i| text.as_bytes().get(i))
+            .copied()
+    };
+    let mut edits = Vec::new();
+    let mut rebuilt: Vec<(usize, usize)> = Vec::new();
+    for (url, record) in &part.urls {
+        let Some(value) = url.value else {
+            // CSS in a <style> element: raw text, exact range.
+            if let Some(resolved) = resolved_of(*record) {
+                let quote = byte_before(url.range.start).filter(|b| matches!(b, b'"' | b'\''));
+                edits.push((url.range.start..url.range.end, css_escape(resolved, quote)));
+            }
+            continue;
+        };
+        let raw_value = text.get(value.start..value.end).unwrap_or_default();
+        let quote = byte_before(value.start).filter(|b| matches!(b, b'"' | b'\''));
+        if quote.is_some() && !raw_value.contains('&') {
+            if let Some(resolved) = resolved_of(*record) {
+                let new = match url.kind {
+                    UrlKind::StyleAttribute => {
+                        let css_quote =
+                            byte_before(url.range.start).filter(|b| matches!(b, b'"' | b'\''));
+                        css_escape(resolved, css_quote)
+                    }
+                    _ => resolved.to_owned(),
+                };
+                edits.push((
+                    url.range.start..url.range.end,
+                    escape_attribute(&new, quote),
+                ));
+            }
+            continue;
+        }
+        // A value with character references, or unquoted: written anew whole, once.
+        if rebuilt.contains(&(value.start, value.end)) {
+            continue;
+        }
+        rebuilt.push((value.start, value.end));
+        let siblings: Vec<usize> = part
+            .urls
+            .iter()
+            .filter(|(other, _)| other.value == Some(value))
+            .map(|(_, record)| *record)
+            .collect();
+        if siblings.iter().all(|record| resolved_of(*record).is_none()) {
+            continue;
+        }
+        let decoded = htmlize::unescape_attribute(raw_value);
+        let mut new = String::with_capacity(decoded.len() + 64);
+        let mut at = 0;
+        for ((range, _), record) in value_urls(url.kind, &decoded).into_iter().zip(&siblings) {
+            let Some(resolved) = resolved_of(*record) else {
+                continue;
+            };
+            new.push_str(decoded.get(at..range.start).unwrap_or_default());
+            if url.kind == UrlKind::StyleAttribute {
+                let css_quote = range
+                    .start
+                    .checked_sub(1)
+                    .and_then(|i| decoded.as_bytes().get(i))
+                    .copied()
+                    .filter(|b| matches!(b, b'"' | b'\''));
+                new.push_str(&css_escape(resolved, css_quote));
+            } else {
+                new.push_str(resolved);
+            }
+            at = range.end;
+        }
+        new.push_str(decoded.get(at..).unwrap_or_default());
+        let replacement = match quote {
+            Some(_) => escape_attribute(&new, quote),
+            None if needs_quotes(&new) => format!("\"{}\"", escape_attribute(&new, Some(b'"'))),
+            None => escape_attribute(&new, None),
+        };
+        edits.push((value.start..value.end, replacement));
+    }
+    edits.sort_by_key(|(range, _)| (range.start, range.end));
+    edits
+}
+
+/// An attribute value escaped for its context (HTML standard §13.1.2.3): `&` always, and the
+/// quote that delimits it.
+fn escape_attribute(value: &str, quote: Option<u8>) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' if quote == Some(b'"') => out.push_str("&quot;"),
+            '\'' if quote == Some(b'\'') => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// True when an unquoted attribute value cannot hold `value` (HTML standard §13.1.2.3:
+/// no white space, `"`, `'`, `=`, `<`, `>`, `` ` ``, and not empty).
+fn needs_quotes(value: &str) -> bool {
+    value.is_empty()
+        || value
+            .chars()
+            .any(|c| c.is_ascii_whitespace() || matches!(c, '"' | '\'' | '=' | '<' | '>' | '`'))
+}
+
+/// A URL written for a CSS `url()` (CSS Syntax §4.3.6, §4.3.5): inside a string delimited by
+/// `quote`, or unquoted. Characters that would end the token, `\`, `<` (so that `</style`
+/// cannot appear), and every non-ASCII character (so that the charset never matters) are
+/// written as CSS escapes `\HEX `.
+fn css_escape(url: &str, quote: Option<u8>) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        let escape = match c {
+            '\\' | '<' => true,
+            '"' | '\'' => quote.is_none() || quote == Some(c as u8),
+            '(' | ')' => quote.is_none(),
+            c if c.is_ascii_whitespace() || c.is_ascii_control() => true,
+            c => !c.is_ascii(),
+        };
+        if escape {
+            out.push_str(&format!("\\{:x} ", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// For each text offset in `wanted` (sorted, UTF-8 offsets into `text`, the decoding of
+/// `bytes` with `encoding`), the offset in `bytes` where decoding reaches it; `None` when one
+/// cannot be found (an offset inside a character).
+fn byte_offsets(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    text: &str,
+    wanted: &[usize],
+) -> Option<Vec<usize>> {
+    if encoding == UTF_8 && bytes == text.as_bytes() {
+        return Some(wanted.to_vec());
+    }
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut found = Vec::with_capacity(wanted.len());
+    let mut wanted = wanted.iter().peekable();
+    let mut produced = 0;
+    let mut buffer = [0u8; 64];
+    while wanted.peek().is_some_and(|&&w| w == 0) {
+        found.push(0);
+        wanted.next();
+    }
+    for (index, byte) in bytes.iter().enumerate() {
+        let (_, _, written, _) =
+            decoder.decode_to_utf8(std::slice::from_ref(byte), &mut buffer, false);
+        produced += written;
+        while let Some(&&w) = wanted.peek() {
+            if w > produced {
+                break;
+            }
+            if w < produced {
+                return None;
+            }
+            found.push(index + 1);
+            wanted.next();
+        }
+    }
+    let (_, _, written, _) = decoder.decode_to_utf8(&[], &mut buffer, true);
+    produced += written;
+    for &w in wanted {
+        if w != produced {
+            return None;
+        }
+        found.push(bytes.len());
+    }
+    Some(found)
+}
+
+/// `new` encoded in the transfer encoding `encoding` to replace the body `original`:
+/// base64 in lines of 76 characters, quoted-printable with soft line breaks, both with the
+/// line ending `original` uses (else `message_eol`); the white space that ended a base64 body
+/// is kept. `None` for the identity encodings, which are never encoded whole.
+fn encode_body(
+    encoding: TransferEncoding,
+    new: &[u8],
+    original: &[u8],
+    message_eol: &'static [u8],
+) -> Option<Vec<u8>> {
+    let eol = line_ending(original, message_eol);
+    match encoding {
+        TransferEncoding::Base64 => {
+            let text = base64::engine::general_purpose::STANDARD.encode(new);
+            let mut out = Vec::with_capacity(text.len() + text.len() / 76 * eol.len() + 4);
+            for (i, line) in text.as_bytes().chunks(76).enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(eol);
+                }
+                out.extend_from_slice(line);
+            }
+            let content_end = original
+                .iter()
+                .rposition(|b| !b.is_ascii_whitespace())
+                .map_or(0, |i| i + 1);
+            out.extend_from_slice(original.get(content_end..).unwrap_or_default());
+            Some(out)
+        }
+        TransferEncoding::QuotedPrintable => {
+            // The encoder treats CRLF as a line break and writes CRLF; a body with LF line
+            // endings goes through it with CRLF and comes back with LF.
+            let lf_only = eol == b"\n" && !new.contains(&b'\r');
+            let input: Cow<'_, [u8]> = if lf_only {
+                Cow::Owned(replace(new, b"\n", b"\r\n"))
+            } else {
+                Cow::Borrowed(new)
+            };
+            let encoded = quoted_printable::encode(input.as_ref());
+            Some(if lf_only {
+                replace(&encoded, b"\r\n", b"\n")
+            } else {
+                encoded
+            })
+        }
+        TransferEncoding::Identity | TransferEncoding::Unknown => None,
+    }
+}
+
+/// `bytes` with every `from` replaced by `to`.
+fn replace(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 32);
+    let mut at = 0;
+    for found in memchr::memmem::find_iter(bytes, from) {
+        out.extend_from_slice(bytes.get(at..found).unwrap_or_default());
+        out.extend_from_slice(to);
+        at = found + from.len();
+    }
+    out.extend_from_slice(bytes.get(at..).unwrap_or_default());
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_for_attribute_and_css_contexts() {
+        assert_eq!(
+            escape_attribute("a?x=1&y='2'", Some(b'\'')),
+            "a?x=1&amp;y=&#39;2&#39;"
+        );
+        assert_eq!(
+            escape_attribute("say \"hi\"", Some(b'"')),
+            "say &quot;hi&quot;"
+        );
+        assert!(needs_quotes("a b") && needs_quotes("") && !needs_quotes("http://x/"));
+        assert_eq!(
+            css_escape("http://x/a b(1)", None),
+            "http://x/a\\20 b\\28 1\\29 "
+        );
+        assert_eq!(css_escape("http://x/it's", Some(b'"')), "http://x/it's");
+        assert_eq!(
+            css_escape("http://x/é</style>", Some(b'\'')),
+            "http://x/\\e9 \\3c /style>"
+        );
+    }
+
+    #[test]
+    fn byte_offsets_through_a_multibyte_charset() {
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode("日本<a href=\"x\">");
+        let text = "日本<a href=\"x\">";
+        let x = text.find('x').unwrap();
+        let map = byte_offsets(encoding_rs::SHIFT_JIS, &bytes, text, &[0, x, x + 1]).unwrap();
+        assert_eq!(map, [0, 13, 14]);
+        assert_eq!(bytes[13], b'x');
+        // An offset inside a character has no byte offset.
+        assert_eq!(
+            byte_offsets(encoding_rs::SHIFT_JIS, &bytes, text, &[1]),
+            None
+        );
+    }
+
+    #[test]
+    fn base64_and_quoted_printable_bodies() {
+        let base64 =
+            encode_body(TransferEncoding::Base64, &[b'a'; 100], b"YWFh\r\n", b"\n").unwrap();
+        let text = String::from_utf8(base64).unwrap();
+        assert_eq!(text.lines().next().unwrap().len(), 76);
+        assert!(text.ends_with("\r\n") && text.contains("\r\n"));
+        let qp = encode_body(
+            TransferEncoding::QuotedPrintable,
+            b"a=b\nc",
+            b"x\ny",
+            b"\r\n",
+        )
+        .unwrap();
+        assert_eq!(qp, b"a=3Db\nc");
+        let decoded =
+            mail_parser::decoders::quoted_printable::quoted_printable_decode(&qp).unwrap();
+        assert_eq!(decoded, b"a=b\nc");
+    }
+
+    #[test]
+    fn splices_apply_in_order() {
+        let splices = [
+            Splice {
+                range: 4..5,
+                bytes: b"X".to_vec(),
+            },
+            Splice {
+                range: 0..1,
+                bytes: b"ab".to_vec(),
+            },
+        ];
+        assert_eq!(apply(b"01234", &splices), b"ab123X");
+    }
+}
