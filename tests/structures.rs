@@ -6,6 +6,11 @@
     clippy::panic
 )]
 
+#[path = "support/adversarial.rs"]
+#[allow(dead_code)]
+mod adversarial;
+
+use adversarial::base64;
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, analyze};
 use pretty_assertions::assert_eq;
 
@@ -23,30 +28,6 @@ fn tree(report: &Report) -> Vec<(&str, &str)> {
 
 fn kinds(report: &Report) -> Vec<DiagnosticKind> {
     report.diagnostics.iter().map(|d| d.kind).collect()
-}
-
-/// Standard base64 with line breaks every 76 characters (test-side encoder).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out.as_bytes()
-        .chunks(76)
-        .map(|line| std::str::from_utf8(line).unwrap())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

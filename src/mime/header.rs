@@ -139,7 +139,7 @@ fn trim_end_wsp(bytes: &[u8]) -> &[u8] {
 }
 
 /// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
-fn trim_line_break(raw: &[u8], floor: usize, at: usize) -> usize {
+pub(crate) fn trim_line_break(raw: &[u8], floor: usize, at: usize) -> usize {
     let mut end = at;
     if end > floor && raw.get(end - 1) == Some(&b'\n') {
         end -= 1;

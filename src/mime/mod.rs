@@ -529,7 +529,7 @@ fn split_multipart(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipart
             continue;
         }
         if let Some(start) = part_start.take() {
-            let end = line_break_start(text, start, at);
+            let end = header::trim_line_break(text, start, at);
             parts.push(body.start + start..body.start + end);
         }
         if is_close {
@@ -543,18 +543,6 @@ fn split_multipart(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipart
         parts.push(body.start + start..body.end);
     }
     Multipart { parts, closed }
-}
-
-/// The start of the line break (LF or CRLF) that ends just before `at`, not before `floor`.
-fn line_break_start(text: &[u8], floor: usize, at: usize) -> usize {
-    let mut end = at;
-    if end > floor && text.get(end - 1) == Some(&b'\n') {
-        end -= 1;
-        if end > floor && text.get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
-    }
-    end
 }
 
 /// `body` with `encoding` undone (mail-parser's decoders); `None` for an identity or unknown
