@@ -51,6 +51,7 @@ mod mime;
 mod options;
 pub mod report;
 mod rewrite;
+pub mod scan;
 pub mod url;
 
 pub use analyze::analyze;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mimebase::{Profile, Resolver};
+use mimebase::{Options, Profile, Resolver};
 
 /// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
 /// its headers and HTML bodies resolved against them.
@@ -24,6 +24,12 @@ pub(crate) enum Command {
     /// Resolve each REF against BASE and print the results, one line per REF, in order. A REF
     /// that cannot be resolved prints an empty line and a diagnostic, and the exit code is 2.
     Resolve(ResolveArgs),
+    /// Read files, directories, Maildir folders and mbox files and write one NDJSON line per
+    /// message, in input order: where it was found, its Message-ID, entities, URLs and
+    /// diagnostics; an input that cannot be read becomes an error line and the scan goes on
+    /// (exit code 2 at the end). A summary goes to stderr, and a progress bar when stderr is a
+    /// terminal. The lines are documented in the library's `scan` module.
+    Scan(ScanArgs),
 }
 
 /// `mimebase resolve`.
@@ -91,6 +97,19 @@ pub(crate) struct InputArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    #[command(flatten)]
+    pub resolution: ResolutionArgs,
+
+    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
+    /// in the library's `report` module.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+}
+
+/// `--retrieval-url`, `--resolver`, `--profile`: how every command that reads messages finds
+/// bases and resolves URLs (SPEC §6).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ResolutionArgs {
     /// The URL the message was retrieved from: the base of the root message when no header
     /// or <base> gives one (RFC 1808 §3.3).
     #[arg(long, value_name = "URL", help_heading = "Resolution")]
@@ -103,11 +122,57 @@ pub(crate) struct InputArgs {
     /// Which rules of base precedence apply.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default, help_heading = "Resolution")]
     pub profile: ProfileArg,
+}
 
-    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
-    /// in the library's `report` module.
-    #[arg(long, help_heading = "Output")]
-    pub json: bool,
+impl ResolutionArgs {
+    /// The library's options for these arguments.
+    pub fn options(&self) -> Options {
+        let options = Options::new()
+            .with_resolver(self.resolver.into())
+            .with_profile(self.profile.into());
+        match &self.retrieval_url {
+            Some(url) => options.with_retrieval_url(url.clone()),
+            None => options,
+        }
+    }
+}
+
+/// `mimebase scan`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ScanArgs {
+    /// Files, directories (walked recursively, in byte order of names), Maildir folders (cur/
+    /// and new/, then Maildir++ subfolders) and mbox files (a file whose first bytes are
+    /// `From `); `-` reads standard input.
+    #[arg(value_name = "PATH", required_unless_present = "paths_from")]
+    pub paths: Vec<PathBuf>,
+
+    /// Read more paths from FILE, one per line (`-`: standard input), after those given as
+    /// arguments; empty lines are skipped, a trailing CR is removed. Paths are read as the
+    /// scan goes, so the list may be endless (a Hadoop Streaming or Spark pipe stage).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub paths_from: Option<PathBuf>,
+
+    /// With --paths-from: the paths are separated by NUL bytes (as `find -print0` writes them).
+    #[arg(
+        short = '0',
+        long = "null",
+        requires = "paths_from",
+        help_heading = "Input"
+    )]
+    pub null: bool,
+
+    /// A message larger than this (in bytes) is reported as a `too_large` error and not read
+    /// into memory; the rest of an mbox file goes on.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20, help_heading = "Input")]
+    pub max_message_bytes: u64,
+
+    /// How many messages are analyzed at once, each on a thread of its own [default: the
+    /// number of available cores]. The output order is the input order whatever N is.
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Performance")]
+    pub jobs: Option<u16>,
+
+    #[command(flatten)]
+    pub resolution: ResolutionArgs,
 }
 
 #[cfg(test)]

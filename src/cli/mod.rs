@@ -4,6 +4,8 @@
 
 mod args;
 mod output;
+mod scan;
+mod sources;
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -12,7 +14,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Args, Command, InputArgs, ResolveArgs};
-use mimebase::{Options, Report, analyze};
+use mimebase::{Report, analyze};
 
 /// Writes one report in one output format.
 type Printer = fn(&mut dyn Write, &str, &Report) -> io::Result<()>;
@@ -26,13 +28,9 @@ pub(crate) fn run() -> ExitCode {
         Command::Urls(inputs) if inputs.json => (inputs, output::urls_json),
         Command::Urls(inputs) => (inputs, output::urls),
         Command::Resolve(resolve) => return run_resolve(resolve),
+        Command::Scan(scan) => return scan::run(scan),
     };
-    let mut options = Options::new()
-        .with_resolver(inputs.resolver.into())
-        .with_profile(inputs.profile.into());
-    if let Some(url) = &inputs.retrieval_url {
-        options = options.with_retrieval_url(url.clone());
-    }
+    let options = inputs.resolution.options();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;

@@ -1,0 +1,946 @@
+//! Where `mimebase scan` finds messages: paths given as arguments or listed by `--paths-from`,
+//! directories walked in a stable order, Maildir folders, mbox files split as they stream by.
+//!
+//! Everything here is lazy, so that memory follows the messages in flight and not the corpus:
+//! a directory's listing is held only until its entries have been walked, a path list is read
+//! a path at a time, and an mbox file a line at a time, each message read into memory only up
+//! to the size limit ([`Jobs`]).
+
+use std::fs::{self, File, FileType};
+use std::io::{self, BufRead, Read};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use mimebase::scan::{ScanErrorKind, Source};
+
+/// One message to analyze, or the failure that stands in its place.
+pub(crate) struct Job {
+    /// Where it was found.
+    pub source: Source,
+    /// What to analyze.
+    pub input: Input,
+}
+
+/// The bytes of a [`Job`].
+pub(crate) enum Input {
+    /// One message, as [`mimebase::analyze`] takes it (mboxrd quoting undone).
+    Message(Vec<u8>),
+    /// Nothing to analyze: why.
+    Error(ScanErrorKind, String),
+}
+
+impl Job {
+    /// The bytes it holds in memory.
+    pub fn held_bytes(&self) -> usize {
+        match &self.input {
+            Input::Message(bytes) => bytes.len(),
+            Input::Error(_, message) => message.len(),
+        }
+    }
+
+    fn error(source: Source, kind: ScanErrorKind, message: String) -> Self {
+        Job {
+            source,
+            input: Input::Error(kind, message),
+        }
+    }
+
+    fn too_large(source: Source, limit: u64) -> Self {
+        let length = source.length.unwrap_or_default();
+        Job::error(
+            source,
+            ScanErrorKind::TooLarge,
+            format!(
+                "the message has {length} bytes, more than the limit of {limit} (--max-message-bytes)"
+            ),
+        )
+    }
+}
+
+/// The path as written in records and on stderr.
+pub(crate) fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The paths to scan: those given as arguments, then those read from a `--paths-from` list.
+/// A list that cannot be read yields an error for it and ends.
+pub(crate) struct Roots {
+    arguments: std::vec::IntoIter<PathBuf>,
+    list: Option<PathList>,
+}
+
+impl Roots {
+    /// `arguments`, then the paths of `list` (its name, `-` for standard input), separated by
+    /// `separator` (`\n` or NUL).
+    pub fn new(arguments: Vec<PathBuf>, list: Option<(&Path, u8)>) -> Self {
+        Roots {
+            arguments: arguments.into_iter(),
+            list: list.map(|(name, separator)| PathList::open(name, separator)),
+        }
+    }
+}
+
+impl Iterator for Roots {
+    type Item = Result<PathBuf, Found>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(path) = self.arguments.next() {
+            return Some(Ok(path));
+        }
+        let list = self.list.as_mut()?;
+        let next = list.next();
+        if !matches!(next, Some(Ok(_))) {
+            self.list = None;
+        }
+        next
+    }
+}
+
+/// The longest path a `--paths-from` list may hold; a longer "path" is a broken list.
+const MAX_LISTED_PATH: usize = 64 << 10;
+
+/// A `--paths-from` list, read one path at a time.
+struct PathList {
+    name: PathBuf,
+    reader: Result<Box<dyn BufRead + Send>, Option<io::Error>>,
+    separator: u8,
+    buffer: Vec<u8>,
+}
+
+impl PathList {
+    fn open(name: &Path, separator: u8) -> Self {
+        let reader: Result<Box<dyn BufRead + Send>, _> = if name == Path::new("-") {
+            Ok(Box::new(io::BufReader::new(io::stdin())))
+        } else {
+            File::open(name)
+                .map(|file| Box::new(io::BufReader::new(file)) as Box<dyn BufRead + Send>)
+                .map_err(Some)
+        };
+        PathList {
+            name: name.to_path_buf(),
+            reader,
+            separator,
+            buffer: Vec::new(),
+        }
+    }
+
+    fn failure(&self, error: io::Error) -> Found {
+        Found::Error {
+            path: self.name.clone(),
+            error,
+        }
+    }
+
+    /// The next path; `None` at the end of the list; an error ends the list.
+    fn next(&mut self) -> Option<Result<PathBuf, Found>> {
+        let reader = match &mut self.reader {
+            Ok(reader) => reader,
+            Err(error) => return error.take().map(|error| Err(self.failure(error))),
+        };
+        loop {
+            self.buffer.clear();
+            let read = reader
+                .by_ref()
+                .take(MAX_LISTED_PATH as u64 + 1)
+                .read_until(self.separator, &mut self.buffer);
+            match read {
+                Err(error) => return Some(Err(self.failure(error))),
+                Ok(0) => return None,
+                Ok(_) => {}
+            }
+            if self.buffer.last() == Some(&self.separator) {
+                self.buffer.pop();
+                if self.separator == b'\n' && self.buffer.last() == Some(&b'\r') {
+                    self.buffer.pop();
+                }
+            } else if self.buffer.len() > MAX_LISTED_PATH {
+                let error = io::Error::other(format!(
+                    "a path of more than {MAX_LISTED_PATH} bytes: is this a list of paths?"
+                ));
+                return Some(Err(self.failure(error)));
+            }
+            if !self.buffer.is_empty() {
+                return Some(Ok(path_from_bytes(&self.buffer)));
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// What walking the roots finds.
+pub(crate) enum Found {
+    /// A file to read: one message, or an mbox file (told by its first bytes) unless it is
+    /// a Maildir message.
+    File { path: PathBuf, in_maildir: bool },
+    /// `-`: standard input, read as a file.
+    Stdin,
+    /// A path that could not be walked.
+    Error { path: PathBuf, error: io::Error },
+}
+
+/// What is left to walk, innermost last.
+enum Pending {
+    /// A path named by the user: followed, whatever it is.
+    Named(PathBuf),
+    /// An entry of a directory, with its type as listed (a symbolic link not followed).
+    Entry(PathBuf, FileType),
+    /// A Maildir's `cur/` or `new/`, not yet listed.
+    MaildirMessages(PathBuf),
+    /// A file of a Maildir's `cur/` or `new/`.
+    MaildirFile(PathBuf),
+}
+
+/// Every file under the roots, depth first. A directory's entries come in byte order of
+/// their names; a Maildir (a directory with `cur/` and `new/` subdirectories) yields the
+/// files of `cur/`, then `new/` (not those whose names start with `.`, and never `tmp/`, where
+/// deliveries are still being written), then its subfolders that are Maildirs themselves
+/// (Maildir++ `.Folder`s, in byte order); its other files (indexes, `subscriptions`, …) are not
+/// messages and are passed over. Symbolic links found in a directory are followed to files,
+/// not into directories, so that a link cannot make the walk loop.
+pub(crate) struct Walker {
+    roots: Roots,
+    stack: Vec<Pending>,
+}
+
+impl Walker {
+    pub fn new(roots: Roots) -> Self {
+        Walker {
+            roots,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Pushes what is inside `dir`; an error when it cannot be listed.
+    fn enter(&mut self, dir: PathBuf) -> Option<Found> {
+        let entries = match list(&dir) {
+            Ok(entries) => entries,
+            Err(error) => return Some(Found::Error { path: dir, error }),
+        };
+        if is_maildir(&dir) {
+            for (path, file_type) in entries.into_iter().rev() {
+                let name = path.file_name().and_then(|name| name.to_str());
+                let reserved = matches!(name, Some("cur" | "new" | "tmp"));
+                if file_type.is_dir() && !reserved && is_maildir(&path) {
+                    self.stack.push(Pending::Entry(path, file_type));
+                }
+            }
+            self.stack.push(Pending::MaildirMessages(dir.join("new")));
+            self.stack.push(Pending::MaildirMessages(dir.join("cur")));
+        } else {
+            self.stack.extend(
+                entries
+                    .into_iter()
+                    .rev()
+                    .map(|(path, file_type)| Pending::Entry(path, file_type)),
+            );
+        }
+        None
+    }
+}
+
+impl Iterator for Walker {
+    type Item = Found;
+
+    fn next(&mut self) -> Option<Found> {
+        loop {
+            let pending = match self.stack.pop() {
+                Some(pending) => pending,
+                None => match self.roots.next()? {
+                    Ok(path) => Pending::Named(path),
+                    Err(found) => return Some(found),
+                },
+            };
+            match pending {
+                Pending::Named(path) if path == Path::new("-") => return Some(Found::Stdin),
+                Pending::Named(path) => match fs::metadata(&path) {
+                    Err(error) => return Some(Found::Error { path, error }),
+                    Ok(metadata) if metadata.is_dir() => {
+                        if let Some(found) = self.enter(path) {
+                            return Some(found);
+                        }
+                    }
+                    Ok(_) => {
+                        return Some(Found::File {
+                            path,
+                            in_maildir: false,
+                        });
+                    }
+                },
+                Pending::Entry(path, file_type) if file_type.is_dir() => {
+                    if let Some(found) = self.enter(path) {
+                        return Some(found);
+                    }
+                }
+                Pending::Entry(path, file_type) if file_type.is_symlink() => {
+                    match fs::metadata(&path) {
+                        Ok(metadata) if metadata.is_dir() => {}
+                        Ok(_) => {
+                            return Some(Found::File {
+                                path,
+                                in_maildir: false,
+                            });
+                        }
+                        Err(error) => return Some(Found::Error { path, error }),
+                    }
+                }
+                Pending::Entry(path, _) => {
+                    return Some(Found::File {
+                        path,
+                        in_maildir: false,
+                    });
+                }
+                Pending::MaildirMessages(dir) => match list(&dir) {
+                    Err(error) => return Some(Found::Error { path: dir, error }),
+                    Ok(entries) => self.stack.extend(
+                        entries
+                            .into_iter()
+                            .rev()
+                            .filter(|(path, file_type)| {
+                                !file_type.is_dir()
+                                    && !path
+                                        .file_name()
+                                        .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+                            })
+                            .map(|(path, _)| Pending::MaildirFile(path)),
+                    ),
+                },
+                Pending::MaildirFile(path) => {
+                    return Some(Found::File {
+                        path,
+                        in_maildir: true,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A directory's entries, sorted by name (byte order on Unix).
+fn list(dir: &Path) -> io::Result<Vec<(PathBuf, FileType)>> {
+    let mut entries = fs::read_dir(dir)?
+        .map(|entry| entry.and_then(|e| Ok((e.file_name(), e.file_type()?))))
+        .collect::<io::Result<Vec<_>>>()?;
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(entries
+        .into_iter()
+        .map(|(name, file_type)| (dir.join(name), file_type))
+        .collect())
+}
+
+fn is_maildir(dir: &Path) -> bool {
+    dir.join("cur").is_dir() && dir.join("new").is_dir()
+}
+
+/// Every message of every file the walker finds, in order: the [`Job`]s of a scan.
+///
+/// A regular file no larger than the limit is read whole, with one `read`, and an mbox file
+/// among them split in memory ([`split_mbox`]); a larger one, or standard input, streams
+/// through [`Mbox`], which holds one message at a time and none over the limit.
+pub(crate) struct Jobs {
+    walker: Walker,
+    limit: u64,
+    /// The rest of the mbox file being read.
+    mbox: Option<Box<dyn Iterator<Item = Job> + Send>>,
+}
+
+impl Jobs {
+    /// `limit`: the largest message, in bytes, that is read into memory.
+    pub fn new(walker: Walker, limit: u64) -> Self {
+        Jobs {
+            walker,
+            limit,
+            mbox: None,
+        }
+    }
+
+    /// The job of one file, or `None` when it is an mbox file (then in `self.mbox`).
+    fn open(&mut self, found: Found) -> Option<Job> {
+        match found {
+            Found::Error { path, error } => Some(Job::error(
+                Source::unknown(display(&path)),
+                ScanErrorKind::Read,
+                error.to_string(),
+            )),
+            Found::Stdin => self.stream("-".to_owned(), Box::new(io::stdin()), None, false),
+            Found::File { path, in_maildir } => {
+                let name = display(&path);
+                match File::open(&path).and_then(|file| Ok((file.metadata()?, file))) {
+                    Err(error) => Some(read_error(name, &error)),
+                    Ok((metadata, file)) if metadata.is_file() && metadata.len() <= self.limit => {
+                        self.read_whole(name, file, metadata.len(), in_maildir)
+                    }
+                    Ok((metadata, file)) => {
+                        let size = metadata.is_file().then_some(metadata.len());
+                        self.stream(name, Box::new(file), size, in_maildir)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A regular file of `size` bytes, no more than the limit.
+    fn read_whole(&mut self, name: String, file: File, size: u64, in_maildir: bool) -> Option<Job> {
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+        if let Err(error) = file
+            .take(self.limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+        {
+            return Some(read_error(name, &error));
+        }
+        if bytes.len() as u64 > self.limit {
+            // It grew since its size was taken.
+            return Some(Job::too_large(
+                Source::file(name, bytes.len() as u64),
+                self.limit,
+            ));
+        }
+        if !in_maildir && bytes.starts_with(b"From ") {
+            self.mbox = Some(Box::new(MboxInMemory::new(name, bytes)));
+            return None;
+        }
+        Some(Job {
+            source: Source::file(name, bytes.len() as u64),
+            input: Input::Message(bytes),
+        })
+    }
+
+    /// Standard input, or a file that is not regular or larger than the limit: an mbox file
+    /// streams (`size`: its length when known beforehand); anything else is read up to the
+    /// limit.
+    fn stream(
+        &mut self,
+        name: String,
+        mut reader: Box<dyn Read + Send>,
+        size: Option<u64>,
+        in_maildir: bool,
+    ) -> Option<Job> {
+        let mut head = Vec::with_capacity(5);
+        if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+            return Some(read_error(name, &error));
+        }
+        if !in_maildir && head == b"From " {
+            let reader = Box::new(io::Cursor::new(head).chain(reader));
+            self.mbox = Some(Box::new(Mbox::new(name, reader, self.limit)));
+            return None;
+        }
+        if let Some(size) = size.filter(|&size| size > self.limit) {
+            return Some(Job::too_large(Source::file(name, size), self.limit));
+        }
+        let mut message = head;
+        let more = self
+            .limit
+            .saturating_add(1)
+            .saturating_sub(message.len() as u64);
+        if let Err(error) = reader.by_ref().take(more).read_to_end(&mut message) {
+            return Some(read_error(name, &error));
+        }
+        let length = message.len() as u64;
+        if length > self.limit {
+            // Its size was not known: count the rest, unread.
+            drop(message);
+            return match io::copy(&mut reader, &mut io::sink()) {
+                Ok(rest) => Some(Job::too_large(
+                    Source::file(name, length + rest),
+                    self.limit,
+                )),
+                Err(error) => Some(read_error(name, &error)),
+            };
+        }
+        Some(Job {
+            source: Source::file(name, length),
+            input: Input::Message(message),
+        })
+    }
+}
+
+fn read_error(name: String, error: &io::Error) -> Job {
+    Job::error(
+        Source::unknown(name),
+        ScanErrorKind::Read,
+        error.to_string(),
+    )
+}
+
+impl Iterator for Jobs {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        loop {
+            if let Some(mbox) = &mut self.mbox {
+                match mbox.next() {
+                    Some(job) => return Some(job),
+                    None => self.mbox = None,
+                }
+            }
+            let found = self.walker.next()?;
+            if let Some(job) = self.open(found) {
+                return Some(job);
+            }
+        }
+    }
+}
+
+/// The messages of an mbox file held in memory, split by [`split_mbox`].
+struct MboxInMemory {
+    name: String,
+    bytes: Vec<u8>,
+    /// The messages not yet yielded, last first.
+    ranges: Vec<Range<usize>>,
+}
+
+impl MboxInMemory {
+    fn new(name: String, bytes: Vec<u8>) -> Self {
+        let mut ranges = split_mbox(&bytes);
+        ranges.reverse();
+        MboxInMemory {
+            name,
+            bytes,
+            ranges,
+        }
+    }
+}
+
+impl Iterator for MboxInMemory {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        let range = self.ranges.pop()?;
+        let source = Source::mbox(self.name.clone(), range.start as u64, range.len() as u64);
+        let mut message = if self.ranges.is_empty() && range.start == 0 {
+            // The only message: the file's own buffer, no copy.
+            let mut bytes = std::mem::take(&mut self.bytes);
+            bytes.truncate(range.end);
+            bytes
+        } else {
+            self.bytes.get(range).unwrap_or_default().to_vec()
+        };
+        unquote(&mut message);
+        Some(Job {
+            source,
+            input: Input::Message(message),
+        })
+    }
+}
+
+/// The byte ranges of the messages of an mbox file (that starts with `From `): each from its
+/// `From ` line to the empty line before the next one, or to the end of the file less one
+/// final empty line. The same boundaries as [`Mbox`] finds as it streams.
+fn split_mbox(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    // `\nFrom ` at `at`: a `From ` line at `at + 1`, a separator if the line ending at `at`
+    // is empty.
+    for at in memchr::memmem::find_iter(bytes, b"\nFrom ") {
+        let before = bytes.get(..at).unwrap_or_default();
+        let end = if before.ends_with(b"\n") {
+            at
+        } else if before.ends_with(b"\n\r") {
+            at - 1
+        } else {
+            continue;
+        };
+        if end > start {
+            ranges.push(start..end);
+            start = at + 1;
+        }
+    }
+    let rest = bytes.get(start..).unwrap_or_default();
+    let trailing_empty_line = if rest.ends_with(b"\n\r\n") {
+        2
+    } else if rest.ends_with(b"\n\n") {
+        1
+    } else {
+        0
+    };
+    ranges.push(start..bytes.len() - trailing_empty_line);
+    ranges
+}
+
+/// Undoes mboxrd quoting in a message that starts with its `From ` line: every later line
+/// `>…>From ` loses its first `>`. One pass, however many lines are quoted.
+fn unquote(message: &mut Vec<u8>) {
+    let mut quoted = memchr::memmem::find_iter(message, b">From ")
+        .filter_map(|at| {
+            let before = message.get(..at).unwrap_or_default();
+            let first = before.iter().rposition(|&b| b != b'>').map_or(0, |i| i + 1);
+            (first > 0 && before.get(first - 1) == Some(&b'\n')).then_some(first)
+        })
+        .peekable();
+    if quoted.peek().is_none() {
+        return;
+    }
+    let mut unquoted = Vec::with_capacity(message.len());
+    let mut copied = 0;
+    for first in quoted {
+        unquoted.extend_from_slice(message.get(copied..first).unwrap_or_default());
+        copied = first + 1;
+    }
+    unquoted.extend_from_slice(message.get(copied..).unwrap_or_default());
+    *message = unquoted;
+}
+
+/// The messages of an mbox file, read a line at a time (see `mimebase::scan` for the
+/// boundaries and the unquoting).
+pub(crate) struct Mbox<R> {
+    name: String,
+    reader: Chunks<R>,
+    limit: u64,
+    /// The file offset of the next unread byte.
+    position: u64,
+    done: bool,
+}
+
+impl<R: Read> Mbox<R> {
+    /// `reader` is positioned at the start of the file, on a `From ` line.
+    pub fn new(name: String, reader: R, limit: u64) -> Self {
+        Mbox {
+            name,
+            reader: Chunks::new(reader),
+            limit,
+            position: 0,
+            done: false,
+        }
+    }
+
+    /// The message that starts here, on its `From ` line; `None` at the end of the file.
+    fn read_message(&mut self) -> io::Result<Option<Job>> {
+        let start = self.position;
+        if self.reader.head()?.is_empty() {
+            return Ok(None);
+        }
+        // `None` once the message is over the limit: its bytes are counted, not kept.
+        let mut message = Some(Vec::new());
+        let mut length = 0;
+        self.copy_line(&mut message, &mut length, false)?;
+        // An empty line just read: the separator if a `From ` line follows, else content.
+        let mut empty_line: Option<&'static [u8]> = None;
+        loop {
+            let head = self.reader.head()?;
+            if head.is_empty() || (empty_line.is_some() && head.starts_with(b"From ")) {
+                break;
+            }
+            let this_empty: Option<&'static [u8]> = if head.starts_with(b"\n") {
+                Some(b"\n")
+            } else if head.starts_with(b"\r\n") {
+                Some(b"\r\n")
+            } else {
+                None
+            };
+            if let Some(previous) = empty_line.take() {
+                self.keep(&mut message, &mut length, previous);
+            }
+            match this_empty {
+                Some(line) => {
+                    self.reader.consume(line.len());
+                    self.position += line.len() as u64;
+                    empty_line = Some(line);
+                }
+                None => self.copy_line(&mut message, &mut length, true)?,
+            }
+        }
+        let source = Source::mbox(self.name.clone(), start, length);
+        Ok(Some(match message {
+            Some(message) => Job {
+                source,
+                input: Input::Message(message),
+            },
+            None => Job::too_large(source, self.limit),
+        }))
+    }
+
+    /// Adds `bytes` to the message, or drops the message once it is over the limit.
+    fn keep(&self, message: &mut Option<Vec<u8>>, length: &mut u64, bytes: &[u8]) {
+        *length += bytes.len() as u64;
+        if *length > self.limit {
+            *message = None;
+        } else if let Some(message) = message {
+            message.extend_from_slice(bytes);
+        }
+    }
+
+    /// Reads one line (up to and including `\n`, or to the end of the file) into the message;
+    /// with `unquote`, a line `>…>From ` loses its first `>` (mboxrd).
+    fn copy_line(
+        &mut self,
+        message: &mut Option<Vec<u8>>,
+        length: &mut u64,
+        unquote: bool,
+    ) -> io::Result<()> {
+        let line_start = message.as_ref().map(Vec::len);
+        loop {
+            let data = self.reader.data();
+            if data.is_empty() {
+                if self.reader.fill()? {
+                    continue;
+                }
+                break;
+            }
+            let (taken, complete) = match memchr::memchr(b'\n', data) {
+                Some(end) => (end + 1, true),
+                None => (data.len(), false),
+            };
+            *length += taken as u64;
+            if *length > self.limit {
+                *message = None;
+            } else if let (Some(message), Some(line)) = (message.as_mut(), data.get(..taken)) {
+                message.extend_from_slice(line);
+            }
+            self.reader.consume(taken);
+            self.position += taken as u64;
+            if complete {
+                break;
+            }
+        }
+        if let (true, Some(message), Some(start)) = (unquote, message.as_mut(), line_start) {
+            let line = message.get(start..).unwrap_or_default();
+            let quotes = line.iter().take_while(|&&b| b == b'>').count();
+            if quotes > 0 && line.get(quotes..).is_some_and(|l| l.starts_with(b"From ")) {
+                message.remove(start);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for Mbox<R> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        if self.done {
+            return None;
+        }
+        let start = self.position;
+        match self.read_message() {
+            Ok(Some(job)) => Some(job),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(error) => {
+                self.done = true;
+                let mut source = Source::mbox(self.name.clone(), start, 0);
+                source.length = None;
+                Some(Job::error(source, ScanErrorKind::Read, error.to_string()))
+            }
+        }
+    }
+}
+
+/// A read buffer that, unlike `BufReader`, can be asked for the first bytes of the next line
+/// even when they straddle two reads.
+struct Chunks<R> {
+    inner: R,
+    buffer: Box<[u8]>,
+    start: usize,
+    end: usize,
+    at_end: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(inner: R) -> Self {
+        Chunks {
+            inner,
+            buffer: vec![0; 64 << 10].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            at_end: false,
+        }
+    }
+
+    /// The bytes read and not yet consumed.
+    fn data(&self) -> &[u8] {
+        self.buffer.get(self.start..self.end).unwrap_or_default()
+    }
+
+    fn consume(&mut self, count: usize) {
+        self.start = (self.start + count).min(self.end);
+    }
+
+    /// Reads more input after the unconsumed bytes; false at the end of the input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.at_end {
+            return Ok(false);
+        }
+        if self.start > 0 {
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        loop {
+            let Some(free) = self.buffer.get_mut(self.end..).filter(|f| !f.is_empty()) else {
+                return Ok(true);
+            };
+            match self.inner.read(free) {
+                Ok(0) => {
+                    self.at_end = true;
+                    return Ok(false);
+                }
+                Ok(read) => {
+                    self.end += read;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// The unconsumed bytes, at least five of them unless a line ends sooner or the input
+    /// does; empty at the end of the input.
+    fn head(&mut self) -> io::Result<&[u8]> {
+        while self.data().len() < 5 && !self.data().contains(&b'\n') && self.fill()? {}
+        Ok(self.data())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+    use super::*;
+
+    /// (offset, length, analyzed bytes or the error kind) of each message of `mbox`, read
+    /// through a reader that returns `chunk` bytes at a time.
+    fn split(
+        mbox: &[u8],
+        limit: u64,
+        chunk: usize,
+    ) -> Vec<(u64, u64, Result<Vec<u8>, ScanErrorKind>)> {
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(self.1).min(out.len());
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        Mbox::new("m".to_owned(), Trickle(mbox, chunk), limit)
+            .map(|job| {
+                let input = match job.input {
+                    Input::Message(bytes) => Ok(bytes),
+                    Input::Error(kind, _) => Err(kind),
+                };
+                (
+                    job.source.offset.unwrap(),
+                    job.source.length.unwrap(),
+                    input,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_after_empty_lines_and_unquotes() {
+        let first =
+            b"From a\nSubject: 1\n\nbody\n>From quoted\n>>From twice\nFrom not after blank\n";
+        let second = b"From b\r\nSubject: 2\r\n\r\n\r\n";
+        let third = b"From c\nSubject: 3\n\nno newline";
+        let mbox = [&first[..], b"\n", second, b"\r\n", third].concat();
+        for chunk in [1, 2, 3, 5, 7, 4096] {
+            let messages = split(&mbox, 1 << 20, chunk);
+            assert_eq!(messages.len(), 3, "chunk {chunk}");
+            assert_eq!((messages[0].0, messages[0].1), (0, first.len() as u64));
+            assert_eq!(
+                messages[0].2.as_deref().unwrap(),
+                b"From a\nSubject: 1\n\nbody\nFrom quoted\n>From twice\nFrom not after blank\n"
+            );
+            // Of the three empty lines after `Subject: 2`, the last is the separator.
+            let offset = first.len() as u64 + 1;
+            assert_eq!(
+                messages[1],
+                (offset, second.len() as u64, Ok(second.to_vec()))
+            );
+            let offset = offset + second.len() as u64 + 2;
+            assert_eq!(
+                messages[2],
+                (offset, third.len() as u64, Ok(third.to_vec()))
+            );
+            assert_eq!(offset + third.len() as u64, mbox.len() as u64);
+        }
+    }
+
+    /// What [`MboxInMemory`] yields, in the shape of [`split`].
+    fn split_in_memory(mbox: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, ScanErrorKind>)> {
+        MboxInMemory::new("m".to_owned(), mbox.to_vec())
+            .map(|job| {
+                let Input::Message(bytes) = job.input else {
+                    panic!("no error in memory")
+                };
+                (
+                    job.source.offset.unwrap(),
+                    job.source.length.unwrap(),
+                    Ok(bytes),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn in_memory_and_streaming_split_alike() {
+        let lines: [&[u8]; 9] = [
+            b"From x\n",
+            b"\n",
+            b"\r\n",
+            b">From q\n",
+            b">>From q\n",
+            b"text\n",
+            b"text\r\n",
+            b"From y",
+            b">",
+        ];
+        // Every mbox of up to four of these pieces after a `From ` line.
+        let mut count = 0;
+        let mut stack = vec![(b"From a\n".to_vec(), 0)];
+        while let Some((mbox, pieces)) = stack.pop() {
+            let streamed = split(&mbox, 1 << 20, 3);
+            assert_eq!(
+                split_in_memory(&mbox),
+                streamed,
+                "{:?}",
+                String::from_utf8_lossy(&mbox)
+            );
+            let total: u64 = streamed.iter().map(|m| m.1).sum();
+            assert!(total <= mbox.len() as u64);
+            count += 1;
+            if pieces < 4 {
+                for line in lines {
+                    stack.push(([&mbox[..], line].concat(), pieces + 1));
+                }
+            }
+        }
+        assert_eq!(count, 1 + 9 + 81 + 729 + 6561);
+    }
+
+    #[test]
+    fn unquote_removes_one_quote_per_line() {
+        let mut message = b"From a\n>From b\n>>>From c\nx>From d\n>From".to_vec();
+        unquote(&mut message);
+        assert_eq!(message, b"From a\nFrom b\n>>From c\nx>From d\n>From");
+    }
+
+    #[test]
+    fn final_empty_line_is_left_out() {
+        let messages = split(b"From a\n\nx\n\n", 1 << 20, 3);
+        assert_eq!(messages.len(), 1);
+        assert_eq!((messages[0].0, messages[0].1), (0, 10));
+    }
+
+    #[test]
+    fn message_over_the_limit_is_an_error_and_the_next_one_is_read() {
+        let messages = split(b"From a\n\n0123456789\n\nFrom b\n\nok\n", 12, 4);
+        assert_eq!(messages.len(), 2);
+        assert_eq!(messages[0], (0, 19, Err(ScanErrorKind::TooLarge)));
+        assert_eq!(messages[1], (20, 11, Ok(b"From b\n\nok\n".to_vec())));
+    }
+}

@@ -1,0 +1,493 @@
+//! `mimebase scan`, spawned as an indexer would run it, on a Maildir and an mbox file built
+//! at run time and on the real corpus; lines compared as parsed JSON.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+/// What one run printed: the NDJSON lines parsed, stderr, the exit code.
+struct Run {
+    lines: Vec<Value>,
+    stderr: String,
+    code: Option<i32>,
+}
+
+fn scan(args: &[&str], stdin: &[u8], dir: &Path) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .arg("scan")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.is_empty() || stdout.ends_with('\n'), "{stdout}");
+    Run {
+        lines: stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+            .collect(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+        code: output.status.code(),
+    }
+}
+
+/// A fresh directory for one test.
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// Where each line came from: `(type, path, format, offset, length)`.
+fn sources(lines: &[Value]) -> Vec<(String, String, Value, Value, Value)> {
+    lines
+        .iter()
+        .map(|l| {
+            (
+                l["type"].as_str().unwrap().to_owned(),
+                l["path"].as_str().unwrap().to_owned(),
+                l["format"].clone(),
+                l["offset"].clone(),
+                l["length"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn message(
+    path: &str,
+    format: &str,
+    offset: usize,
+    length: usize,
+) -> (String, String, Value, Value, Value) {
+    (
+        "message".into(),
+        path.into(),
+        json!(format),
+        json!(offset),
+        json!(length),
+    )
+}
+
+fn assert_summary(run: &Run, messages: usize, errors: usize) {
+    let summary = run.stderr.lines().last().unwrap_or_default();
+    let prefix = format!("mimebase: scan: {messages} messages, ");
+    assert!(summary.starts_with(&prefix), "{}", run.stderr);
+    assert!(
+        summary.contains(&format!(", {errors} errors in ")),
+        "{summary}"
+    );
+    assert!(summary.ends_with(" MB/s)"), "{summary}");
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+const FIRST: &[u8] = b"From alice@example.com Mon Jan  1 00:00:00 2024\n\
+Message-ID: <one@example.com>\n\
+Content-Base: http://example.com/a/\n\
+Content-Type: text/html\n\
+\n\
+<a href=\"b.html\">b</a>\n\
+>From the start of a line, quoted\n\
+>>From twice\n";
+
+/// A multipart message without a boundary parameter: still a message line, with diagnostics.
+const BROKEN: &[u8] = b"From bob@example.com Mon Jan  1 00:00:01 2024\n\
+Content-Type: multipart/mixed\n\
+\n\
+no boundary, no parts\n";
+
+const LAST: &[u8] = b"From carol@example.com Mon Jan  1 00:00:03 2024\r\n\
+Message-ID: <last@example.com>\r\n\
+\r\n\
+no trailing newline";
+
+/// The mbox of the acceptance test: FIRST, BROKEN, a message over 2000 bytes, LAST, each
+/// after an empty line; and where each starts.
+fn mbox() -> (Vec<u8>, [usize; 4], usize) {
+    let large = [
+        &b"From dave@example.com Mon Jan  1 00:00:02 2024\nSubject: large\n\n"[..],
+        &b"0123456789\n".repeat(300),
+    ]
+    .concat();
+    let mut mbox = Vec::new();
+    let mut starts = [0; 4];
+    for (i, part) in [FIRST, BROKEN, &large, LAST].iter().enumerate() {
+        if i > 0 {
+            mbox.extend_from_slice(if i == 3 { b"\r\n" } else { b"\n" });
+        }
+        starts[i] = mbox.len();
+        mbox.extend_from_slice(part);
+    }
+    (mbox, starts, large.len())
+}
+
+#[test]
+fn maildir_and_mbox_one_line_per_message_with_offsets_and_errors() {
+    let dir = workdir("acceptance");
+    let html =
+        b"Message-ID: <m1@example.com>\nContent-Type: text/html\n\n<img src=\"http://x/i.png\">";
+    write(&dir.join("Mail/cur/1700000000.1.host:2,S"), html);
+    write(&dir.join("Mail/cur/.hidden"), b"not a message");
+    write(
+        &dir.join("Mail/new/1700000001.2.host"),
+        b"Subject: new\n\nhi\n",
+    );
+    // A Maildir message with an envelope line is one message, never split as an mbox.
+    let enveloped = b"From x\nSubject: enveloped\n\nbody\n\nFrom y\n";
+    write(&dir.join("Mail/new/1700000002.3.host"), enveloped);
+    write(
+        &dir.join("Mail/tmp/1700000003.4.host"),
+        b"Subject: being delivered\n\n",
+    );
+    write(
+        &dir.join("Mail/.Sent/cur/1700000004.5.host:2,S"),
+        b"Subject: sent\n\n",
+    );
+    write(&dir.join("Mail/.Sent/new/.keep"), b"");
+    write(&dir.join("Mail/dovecot-uidlist"), b"3 V1 N5\n");
+    let (mbox, starts, large) = mbox();
+    write(&dir.join("box.mbox"), &mbox);
+    let oversized = b"Subject: big\n\n".repeat(200);
+    write(&dir.join("big.eml"), &oversized);
+
+    let run = scan(
+        &[
+            "--max-message-bytes",
+            "2000",
+            "Mail",
+            "box.mbox",
+            "missing",
+            "big.eml",
+        ],
+        b"",
+        &dir,
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let error = |path: &str, format: Value, offset: Value, length: Value| {
+        ("error".to_owned(), path.to_owned(), format, offset, length)
+    };
+    assert_eq!(
+        sources(&run.lines),
+        vec![
+            message("Mail/cur/1700000000.1.host:2,S", "file", 0, html.len()),
+            message("Mail/new/1700000001.2.host", "file", 0, 17),
+            message("Mail/new/1700000002.3.host", "file", 0, enveloped.len()),
+            message("Mail/.Sent/cur/1700000004.5.host:2,S", "file", 0, 15),
+            message("box.mbox", "mbox", starts[0], FIRST.len()),
+            message("box.mbox", "mbox", starts[1], BROKEN.len()),
+            error("box.mbox", json!("mbox"), json!(starts[2]), json!(large)),
+            message("box.mbox", "mbox", starts[3], LAST.len()),
+            error("missing", Value::Null, Value::Null, Value::Null),
+            error("big.eml", json!("file"), json!(0), json!(oversized.len())),
+        ]
+    );
+    assert_eq!(starts[3] + LAST.len(), mbox.len());
+
+    let maildir_html = &run.lines[0];
+    assert_eq!(maildir_html["message_id"], "<m1@example.com>");
+    assert_eq!(maildir_html["urls"][0]["resolved"], "http://x/i.png");
+    assert_eq!(run.lines[2]["entities"].as_array().unwrap().len(), 1);
+
+    // The first mbox message: its `From ` line skipped, its two quoted lines unquoted, so its
+    // body ends two bytes before the end of its range.
+    let first = &run.lines[4];
+    assert_eq!(first["message_id"], "<one@example.com>");
+    let root = &first["entities"][0];
+    assert_eq!(
+        root["header"]["start"],
+        FIRST.iter().position(|&b| b == b'\n').unwrap() + 1
+    );
+    assert_eq!(root["body"]["end"], FIRST.len() - 2);
+    let resolved: Vec<&str> = first["urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["resolved"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        resolved,
+        ["http://example.com/a/", "http://example.com/a/b.html"]
+    );
+
+    let broken = &run.lines[5];
+    let kinds: Vec<&str> = broken["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["missing_boundary"]);
+    assert_eq!(run.lines[6]["kind"], "too_large");
+    assert_eq!(run.lines[7]["message_id"], "<last@example.com>");
+    assert_eq!(run.lines[8]["kind"], "read");
+    assert_eq!(run.lines[9]["kind"], "too_large");
+
+    // Each error has its line on stderr too, the summary comes last, and nothing else is
+    // written there (no progress bar: stderr is not a terminal).
+    assert_eq!(run.stderr.lines().count(), 3 + 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("mimebase: box.mbox at byte {}: ", starts[2])),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("mimebase: missing: "), "{}", run.stderr);
+    assert_summary(&run, 7, 3);
+}
+
+#[test]
+fn mbox_in_memory_streamed_and_piped_alike() {
+    let dir = workdir("stream");
+    let (mbox, _, _) = mbox();
+    write(&dir.join("box.mbox"), &mbox);
+    // A file no larger than the limit is split in memory; a larger one, and standard input,
+    // stream through a line reader. No message here is over `smaller`.
+    let smaller = (mbox.len() - 1).to_string();
+    let in_memory = scan(&["box.mbox"], b"", &dir);
+    assert_eq!(in_memory.lines.len(), 4);
+    let streamed = scan(&["--max-message-bytes", &smaller, "box.mbox"], b"", &dir);
+    assert_eq!(streamed.lines, in_memory.lines);
+    let mut piped = scan(&["--max-message-bytes", &smaller, "-"], &mbox, &dir);
+    for line in &mut piped.lines {
+        assert_eq!(line["path"], "-");
+        line["path"] = json!("box.mbox");
+    }
+    assert_eq!(piped.lines, in_memory.lines);
+    assert_summary(&piped, 4, 0);
+}
+
+#[test]
+fn directories_are_walked_in_byte_order_and_output_keeps_input_order_in_parallel() {
+    let dir = workdir("order");
+    for name in ["b", "a/z", "a/b/c", "B", "a/a", "c.eml"] {
+        write(
+            &dir.join("tree").join(name),
+            format!("Subject: {name}\n\n").as_bytes(),
+        );
+    }
+    let run = scan(&["--jobs", "1", "tree"], b"", &dir);
+    let paths: Vec<&str> = run
+        .lines
+        .iter()
+        .map(|l| l["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "tree/B",
+            "tree/a/a",
+            "tree/a/b/c",
+            "tree/a/z",
+            "tree/b",
+            "tree/c.eml"
+        ]
+    );
+    assert_eq!(run.code, Some(0));
+
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/messages");
+    let corpus = corpus.to_str().unwrap();
+    let one = scan(&["--jobs", "1", corpus], b"", &dir);
+    for jobs in ["2", "5"] {
+        let many = scan(&["--jobs", jobs, corpus], b"", &dir);
+        assert_eq!(many.lines, one.lines, "--jobs {jobs}");
+    }
+    assert!(one.lines.len() >= 70);
+}
+
+/// The scale-out contract (README, "Scale-out"): paths in on stdin, exactly one whole NDJSON
+/// line per message out, error lines for paths that cannot be read, in the order given.
+#[test]
+fn paths_from_stdin_is_a_pipe_stage() {
+    let dir = workdir("pipe");
+    let (mbox, _, _) = mbox();
+    write(&dir.join("in/box.mbox"), &mbox);
+    let mut paths = Vec::new();
+    for i in 0..300 {
+        let name = format!("in/{i:03}.eml");
+        let body = format!(
+            "Message-ID: <{i}@example.com>\nContent-Type: text/html\n\n{}",
+            "<a href=\"page.html\">x</a>\n".repeat(i * 7 % 200)
+        );
+        write(&dir.join(&name), body.as_bytes());
+        paths.push(name);
+    }
+    paths.insert(100, "in/box.mbox".to_owned());
+    paths.insert(200, "in/none.eml".to_owned());
+    paths.insert(250, "in".to_owned() + "/../nowhere/x.eml");
+    let list = paths.join("\n") + "\n";
+
+    for jobs in ["1", "2", "4"] {
+        let run = scan(
+            &["--jobs", jobs, "--paths-from", "-"],
+            list.as_bytes(),
+            &dir,
+        );
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        // One line per message: 300 files, 4 in the mbox (one of them over no limit), 2 errors.
+        assert_eq!(run.lines.len(), 300 + 4 + 2);
+        let mut expected = Vec::new();
+        for path in &paths {
+            if path.ends_with("box.mbox") {
+                expected.extend(std::iter::repeat_n(path.clone(), 4));
+            } else {
+                expected.push(path.clone());
+            }
+        }
+        let got: Vec<&str> = run
+            .lines
+            .iter()
+            .map(|l| l["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, expected);
+        for line in &run.lines {
+            let path = line["path"].as_str().unwrap();
+            if path.contains("none") || path.contains("nowhere") {
+                assert_eq!(
+                    (&line["type"], &line["kind"]),
+                    (&json!("error"), &json!("read"))
+                );
+            } else if let Some(i) = path
+                .strip_suffix(".eml")
+                .and_then(|p| p.strip_prefix("in/"))
+            {
+                let i: usize = i.parse().unwrap();
+                assert_eq!(line["message_id"], format!("<{i}@example.com>"));
+                assert_eq!(line["urls"].as_array().unwrap().len(), i * 7 % 200);
+            }
+        }
+        assert_summary(&run, 304, 2);
+    }
+
+    // NUL-separated, as `find -print0` writes, with a name holding a newline.
+    write(&dir.join("in/new\nline.eml"), b"Subject: odd name\n\n");
+    let list = b"in/000.eml\0in/new\nline.eml\0";
+    let run = scan(&["--paths-from", "-", "-0"], list, &dir);
+    let got: Vec<&str> = run
+        .lines
+        .iter()
+        .map(|l| l["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ["in/000.eml", "in/new\nline.eml"]);
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn paths_from_a_file_after_the_arguments() {
+    let dir = workdir("list");
+    write(&dir.join("a.eml"), b"Subject: a\n\n");
+    write(&dir.join("b.eml"), b"Subject: b\n\n");
+    write(&dir.join("list.txt"), b"b.eml\r\n\n a.eml\n");
+    let run = scan(&["a.eml", "--paths-from", "list.txt"], b"", &dir);
+    let got: Vec<&str> = run
+        .lines
+        .iter()
+        .map(|l| l["path"].as_str().unwrap())
+        .collect();
+    // CR removed; other white space is part of a name.
+    assert_eq!(got, ["a.eml", "b.eml", " a.eml"]);
+    assert_eq!(run.lines[2]["type"], "error");
+
+    let run = scan(&["--paths-from", "no-such-list"], b"", &dir);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.lines.len(), 1);
+    assert_eq!(run.lines[0]["path"], "no-such-list");
+}
+
+#[test]
+fn resolution_options_apply() {
+    let dir = workdir("options");
+    write(
+        &dir.join("m.eml"),
+        b"Content-Type: text/html\n\n<a href=\"../x\">",
+    );
+    let run = scan(
+        &[
+            "--retrieval-url",
+            "http://h/a/b/c",
+            "--resolver",
+            "rfc3986",
+            "m.eml",
+        ],
+        b"",
+        &dir,
+    );
+    let url = &run.lines[0]["urls"][0];
+    assert_eq!(
+        (&url["resolved"], &url["resolver"], &url["base"]["source"]),
+        (
+            &json!("http://h/a/x"),
+            &json!("rfc3986"),
+            &json!("retrieval")
+        )
+    );
+    let run = scan(&["--profile", "mhtml", "m.eml"], b"", &dir);
+    let url = &run.lines[0]["urls"][0];
+    assert_eq!(
+        (&url["resolved"], &url["base"]["source"]),
+        (&json!("thismessage:/../x"), &json!("thismessage"))
+    );
+}
+
+#[test]
+fn stdin_cannot_be_read_twice() {
+    let dir = workdir("stdin-twice");
+    let run = scan(&["-", "--paths-from", "-"], b"", &dir);
+    assert_eq!(run.code, Some(2));
+    assert!(run.lines.is_empty());
+    assert!(run.stderr.starts_with("mimebase: scan: "), "{}", run.stderr);
+}
+
+/// SPEC §7 for batches: the whole shared corpus (messages, MHTML, and files that are not mail
+/// at all) goes through, with a summary and no panic.
+#[test]
+fn whole_corpus_completes_with_a_summary() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut files = 0;
+    let mut dirs = vec![corpus.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                dirs.push(entry.path());
+            } else {
+                files += 1;
+            }
+        }
+    }
+    assert!(files > 9000, "{files}");
+    let run = scan(&[corpus.to_str().unwrap()], b"", &corpus);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // A file of the corpus that starts with `From ` and holds `From ` lines after empty lines
+    // is an mbox of several messages: never fewer lines than files.
+    assert!(
+        run.lines.len() >= files,
+        "{} lines, {files} files",
+        run.lines.len()
+    );
+    assert!(run.lines.iter().all(|l| l["type"] == "message"));
+    assert_summary(&run, run.lines.len(), 0);
+}
