@@ -207,3 +207,52 @@ fn message_id_in_json() {
     ));
     assert_eq!(lines[0]["message_id"], "<a@b>");
 }
+
+#[test]
+fn rewrite_writes_the_message_with_absolute_links() {
+    let input = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">g</a> <a href=\"http://x/\">x</a>\n";
+    let output = mimebase(&["rewrite", "-"], input);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"http://b/dir/g\">g</a> <a href=\"http://x/\">x</a>\n"
+    );
+    // With a retrieval URL and another resolver, from a file.
+    let output = mimebase(
+        &[
+            "rewrite",
+            "--resolver",
+            "rfc3986",
+            "--retrieval-url",
+            "http://r/a/b",
+            "samples/basestriker.eml",
+        ],
+        b"",
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("<a href=\"http://phish.example.net/bank.example.com/verify/login.html\">"),
+        "{text}"
+    );
+    assert!(text.starts_with("From: \"Account Security\" <security@bank.example.com>\n"));
+}
+
+#[test]
+fn rewrite_reports_parts_left_unchanged_on_stderr() {
+    let input = b"Base: http://b/\nContent-Type: text/html; charset=x-unknown\n\n<a href=\"g\">\n";
+    let output = mimebase(&["rewrite"], input);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.stdout, input);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("mimebase: -: part HEADER: part left unchanged: unknown charset"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn rewrite_unreadable_file_exits_2() {
+    let output = mimebase(&["rewrite", "no/such.eml"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+}
