@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes seed corpora for the resolver fuzz targets from the shared URL vectors.
+
+Usage (from the repository root or anywhere):
+
+    python3 fuzz/seed_corpus.py [VECTORS_DIR]
+
+VECTORS_DIR defaults to ../shared/corpus/vectors next to the repository. Every
+(base, ref) pair of the *.jsonl files, and the first rows of the *.csv files, become one
+file `base '\\n' ref` in fuzz/corpus/resolve_rfc1808, resolve_rfc3986 and resolve_whatwg,
+and the same with a selector byte (0, 1, 2) in fuzz/corpus/resolve. The corpus directories
+are git-ignored: the vectors stay in ../shared, nothing is copied into the repository.
+"""
+
+import csv
+import hashlib
+import json
+import pathlib
+import sys
+
+CSV_ROWS = 300  # per CSV file: enough variety, small corpus
+
+fuzz_dir = pathlib.Path(__file__).resolve().parent
+vectors = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else fuzz_dir.parent.parent / "shared" / "corpus" / "vectors"
+
+pairs = set()
+for path in sorted(vectors.glob("*.jsonl")):
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            case = json.loads(line)
+            if isinstance(case.get("base"), str) and isinstance(case.get("ref"), str):
+                pairs.add((case["base"], case["ref"]))
+for path in sorted(vectors.glob("*.csv")):
+    with path.open(encoding="utf-8", newline="") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            if i >= CSV_ROWS:
+                break
+            pairs.add((row["base"], row["relative"]))
+
+# The base ends at the first '\n', so a base containing one cannot be written as a seed.
+pairs = sorted((b, r) for b, r in pairs if "\n" not in b)
+
+targets = {"resolve_rfc1808": None, "resolve_rfc3986": None, "resolve_whatwg": None, "resolve": None}
+for target in targets:
+    (fuzz_dir / "corpus" / target).mkdir(parents=True, exist_ok=True)
+
+
+def write(target, data):
+    name = hashlib.sha1(data).hexdigest()
+    (fuzz_dir / "corpus" / target / name).write_bytes(data)
+
+
+for base, ref in pairs:
+    data = base.encode("utf-8") + b"\n" + ref.encode("utf-8")
+    for selector, target in enumerate(["resolve_rfc1808", "resolve_rfc3986", "resolve_whatwg"]):
+        write(target, data)
+        write("resolve", bytes([selector]) + data)
+
+print(f"{len(pairs)} seeds from {vectors} in {fuzz_dir / 'corpus'}")
