@@ -96,7 +96,8 @@ impl Resolver {
 /// - [`ResolveError::BaseWithoutScheme`] (`rfc1808`, `rfc3986`) when `base` has no scheme and
 ///   so cannot serve as a base;
 /// - [`ResolveError::InvalidBase`], [`ResolveError::InvalidReference`] (`whatwg`) when the URL
-///   Standard's parser rejects the base, or the reference against that base.
+///   Standard's parser rejects the base, or the reference against that base;
+/// - [`ResolveError::UnsupportedBase`] (`whatwg`) for a base the `url` crate mishandles.
 pub fn resolve(resolver: Resolver, base: &str, reference: &str) -> Result<String, ResolveError> {
     resolver.resolve(base, reference)
 }
@@ -127,6 +128,12 @@ pub enum ResolveError {
     /// reference against a base that cannot be a base, such as `mailto:x`)
     #[error("reference cannot be parsed against the base: {0}")]
     InvalidReference(url::ParseError),
+    /// the base is one the URL Standard resolver is known to mishandle (a `file:` URL ending in
+    /// a Windows drive letter after its first segment), so it is refused
+    #[error(
+        "base URL of a shape the WHATWG resolver mishandles (file: URL ending in a drive letter)"
+    )]
+    UnsupportedBase,
 }
 
 #[cfg(test)]

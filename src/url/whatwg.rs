@@ -15,7 +15,9 @@ use super::ResolveError;
 ///
 /// - [`ResolveError::InvalidBase`] when `base` does not parse as a URL;
 /// - [`ResolveError::InvalidReference`] when the reference does not parse against it, which
-///   includes a relative reference against a base that cannot be a base (`mailto:x`).
+///   includes a relative reference against a base that cannot be a base (`mailto:x`);
+/// - [`ResolveError::UnsupportedBase`] for a `file:` base whose last path segment is a Windows
+///   drive letter after the first segment, which the `url` crate mishandles (see below).
 ///
 /// ```
 /// use mimebase::url::whatwg::resolve;
@@ -24,6 +26,9 @@ use super::ResolveError;
 /// ```
 pub fn resolve(base: &str, reference: &str) -> Result<String, ResolveError> {
     let base = Url::parse(base).map_err(ResolveError::InvalidBase)?;
+    if is_drive_letter_file_base(&base) {
+        return Err(ResolveError::UnsupportedBase);
+    }
     match base.join(reference) {
         Ok(url) => Ok(url.into()),
         Err(url::ParseError::EmptyHost) => match collapse_leading_slashes(&base, reference) {
@@ -35,6 +40,26 @@ pub fn resolve(base: &str, reference: &str) -> Result<String, ResolveError> {
         },
         Err(error) => Err(ResolveError::InvalidReference(error)),
     }
+}
+
+/// True for the bases the `url` crate (2.5.8) mishandles: a `file:` URL whose last path
+/// segment is a Windows drive letter (`c:`) in another position than the first
+/// (`file:///w:/a:`). Its path popping refuses to remove that segment, so joining `x` gives
+/// `file:///w:/a:x` where the URL Standard gives `file:///w:/x`, and joining `..` fails a
+/// debug assertion (servo/rust-url#1114). Such a base is refused rather than answered wrongly
+/// or with a panic.
+fn is_drive_letter_file_base(base: &Url) -> bool {
+    let mut segments = base.path().split('/').skip(1);
+    let first = segments.next();
+    let last = segments.last();
+    base.scheme() == "file"
+        && first.is_some()
+        && last.is_some_and(|last| {
+            let bytes = last.as_bytes();
+            bytes.len() == 2
+                && bytes.first().is_some_and(u8::is_ascii_alphabetic)
+                && bytes.get(1) == Some(&b':')
+        })
 }
 
 /// Works around a deviation of the `url` crate (2.5.8) from the URL Standard.
@@ -84,5 +109,21 @@ mod tests {
         // Two slashes never reached the workaround; a non-special base keeps its own rules.
         assert_eq!(resolve("http://a/b", "//c/d").unwrap(), "http://c/d");
         assert_eq!(resolve("foo://a/b", "///c").unwrap(), "foo:///c");
+    }
+
+    #[test]
+    fn drive_letter_file_bases_are_refused_not_mishandled() {
+        for base in ["file:///w:/a:", "file:/2/x/C:", "file:///a/c:"] {
+            for reference in ["..", "x", ""] {
+                assert_eq!(
+                    resolve(base, reference),
+                    Err(ResolveError::UnsupportedBase),
+                    "{base} {reference}"
+                );
+            }
+        }
+        // A drive letter as the first segment is fine.
+        assert_eq!(resolve("file:///c:/a/b", "x").unwrap(), "file:///c:/a/x");
+        assert_eq!(resolve("file:///c:", "x").unwrap(), "file:///c:/x");
     }
 }
