@@ -57,3 +57,15 @@ for base, ref in pairs:
         write("resolve", bytes([selector]) + data)
 
 print(f"{len(pairs)} seeds from {vectors} in {fuzz_dir / 'corpus'}")
+
+# The analyze target: every message of ../shared/corpus/messages and of samples/, as it is.
+messages = vectors.parent / "messages"
+analyze_dir = fuzz_dir / "corpus" / "analyze"
+analyze_dir.mkdir(parents=True, exist_ok=True)
+count = 0
+for path in sorted(list(messages.rglob("*")) + list((fuzz_dir.parent / "samples").glob("*.eml"))):
+    if path.is_file() and path.name != "FEATURES.jsonl":
+        data = path.read_bytes()
+        (analyze_dir / hashlib.sha1(data).hexdigest()).write_bytes(data)
+        count += 1
+print(f"{count} message seeds in {analyze_dir}")

@@ -222,3 +222,71 @@ pub fn is_rust_url_1114_base(base: &Url) -> bool {
             b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
         })
 }
+
+/// The oracle of the `analyze` target: the whole pipeline on any bytes (SPEC §7). Beyond not
+/// panicking: every entity's ranges are ordered and, for entities of the raw message, inside
+/// it; parents come before their children; every URL record names an entity and is either
+/// resolved or says why not. Then `rewrite` (SPEC §6): the output re-parses into the same
+/// entity tree with the same multiset of resolved URLs, and rewriting it again changes nothing.
+pub fn check_analyze(data: &[u8]) {
+    use mimebase::{Options, analyze, rewrite};
+    let options = Options::new().with_retrieval_url("http://fuzz.example/m/1");
+    let report = analyze(data, &options);
+    assert_eq!(
+        report.entities.first().map(|e| e.part.as_str()),
+        Some("HEADER")
+    );
+    for (index, entity) in report.entities.iter().enumerate() {
+        assert!(entity.header.start <= entity.header.end, "{entity:?}");
+        assert!(entity.header.end <= entity.body.start, "{entity:?}");
+        assert!(entity.body.start <= entity.body.end, "{entity:?}");
+        if entity.decoded_from.is_none() {
+            assert!(entity.body.end <= data.len(), "{entity:?}");
+        }
+        if let Some(parent) = &entity.parent {
+            assert!(
+                report.entities[..index].iter().any(|e| &e.part == parent),
+                "parent of {} comes after it",
+                entity.part
+            );
+        }
+    }
+    for url in &report.urls {
+        assert!(
+            report.entities.iter().any(|e| e.part == url.part),
+            "{url:?}"
+        );
+        assert_ne!(url.resolved.is_some(), url.unresolved.is_some(), "{url:?}");
+        if let mimebase::UrlSource::Html { range, .. } = &url.source {
+            assert!(range.start <= range.end, "{url:?}");
+        }
+    }
+    let rewritten = rewrite(data, &options);
+    let after = analyze(&rewritten.message, &options);
+    let tree = |r: &mimebase::Report| -> Vec<(String, String)> {
+        r.entities
+            .iter()
+            .map(|e| (e.part.to_string(), e.content_type.clone()))
+            .collect()
+    };
+    assert_eq!(
+        tree(&after),
+        tree(&report),
+        "rewrite changed the entity tree"
+    );
+    let resolved = |r: &mimebase::Report| {
+        let mut urls: Vec<String> = r.urls.iter().filter_map(|u| u.resolved.clone()).collect();
+        urls.sort();
+        urls
+    };
+    assert_eq!(
+        resolved(&after),
+        resolved(&report),
+        "rewrite changed the resolved URLs"
+    );
+    assert_eq!(
+        rewrite(&rewritten.message, &options).message,
+        rewritten.message,
+        "rewrite is not idempotent"
+    );
+}
