@@ -52,9 +52,7 @@ fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec
                             let value = value.to_string();
                             let string_end = inner.position().byte_index();
                             found.push(CssUrl {
-                                // Without the quotes.
-                                range: string_start + 1
-                                    ..string_end.saturating_sub(1).max(string_start + 1),
+                                range: string_range(css, string_start, string_end),
                                 reference: value,
                             });
                         }
@@ -78,6 +76,17 @@ fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec
             _ => {}
         }
     }
+}
+
+/// The range inside a quoted string token spanning `start..end`: without its opening quote,
+/// and without its closing quote when it has one (a string cut short by the end of the text
+/// or of the line has none).
+fn string_range(css: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let bytes = css.as_bytes();
+    let quote = bytes.get(start).copied();
+    let inner_start = (start + 1).min(end);
+    let closed = end > inner_start && end >= 1 && bytes.get(end - 1).copied() == quote;
+    inner_start..if closed { end - 1 } else { end }
 }
 
 /// The range of the URL inside an unquoted `url( … )` token spanning `start..end`.
@@ -124,6 +133,16 @@ mod tests {
             "x)y.png"
         );
         assert_eq!(found(r"/* url(no.png) */ a{b:url(x\29 y.png)}").len(), 1);
+    }
+
+    #[test]
+    fn unterminated_string_keeps_its_last_character() {
+        assert_eq!(
+            found("b:url('img/borde="),
+            [("img/borde=", "img/borde=".to_owned())]
+        );
+        // A string cut by a line break is a bad string (CSS Syntax §4.3.5): no URL.
+        assert!(found("b:url(\"x\n)").is_empty());
     }
 
     #[test]
