@@ -1,18 +1,20 @@
 //! `mimebase scan`: messages from [`sources`](super::sources) analyzed on `--jobs` threads,
 //! one NDJSON line each ([`mimebase::scan`]), written in input order.
 //!
-//! With one job everything happens on the main thread: read, analyze, write. With more, a
-//! reader thread walks the inputs and hands each message to a rayon pool, and the main thread
-//! writes the lines as they come back, putting them in input order. A [`Window`] bounds what
-//! is in flight (read and not yet written) by count and by bytes, so that memory follows
-//! `--jobs`, not the corpus, however far ahead the reader could go.
+//! With one job everything happens on the main thread: read, analyze, write. With N jobs, N
+//! rayon threads each loop: take the next message from the shared source (reading it), analyze
+//! it, and hand its line to the shared writer, which writes every line whose predecessors are
+//! written and keeps the others until then. No thread only reads or only writes, so N threads
+//! keep N cores busy with few hand-overs. Memory in flight: the N messages being analyzed, and
+//! at most [`WAITING_PER_JOB`] × N finished lines waiting for an earlier one (a thread does not
+//! take a message that far ahead of the writer).
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, Condvar, Mutex, PoisonError, mpsc};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,10 +24,8 @@ use mimebase::{Options, analyze};
 use super::args::ScanArgs;
 use super::sources::{Found, Input, Job, Jobs, Roots, Walker};
 
-/// Messages in flight per job, at most.
-const IN_FLIGHT_PER_JOB: usize = 16;
-/// Bytes of messages in flight, at most (or one message, when it is larger).
-const IN_FLIGHT_BYTES: usize = 64 << 20;
+/// How far ahead of the writer a thread may take messages, per job.
+const WAITING_PER_JOB: u64 = 16;
 
 /// Runs `mimebase scan`.
 pub(crate) fn run(args: &ScanArgs) -> ExitCode {
@@ -53,9 +53,8 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     if countable {
         progress.count_total(Walker::new(roots()));
     }
-    let stdout = io::stdout();
     let mut sink = Sink {
-        out: io::BufWriter::with_capacity(256 << 10, stdout.lock()),
+        out: io::BufWriter::with_capacity(256 << 10, io::stdout()),
         totals: Totals::default(),
         progress,
     };
@@ -63,7 +62,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     let written = if jobs <= 1 {
         sequential(source, &options, &mut sink)
     } else {
-        parallel(source, jobs, options, &mut sink)
+        parallel(source, jobs, &options, &mut sink)
     }
     .and_then(|()| sink.out.flush());
     sink.progress.finish();
@@ -161,16 +160,15 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
 }
 
 /// `--jobs 1`: one thread does everything, in order.
-fn sequential(source: Jobs, options: &Options, sink: &mut Sink<'_>) -> io::Result<()> {
+fn sequential(source: Jobs, options: &Options, sink: &mut Sink) -> io::Result<()> {
     for job in source {
         sink.write(process(job, options))?;
     }
     Ok(())
 }
 
-/// `--jobs N`: a reader thread feeds a rayon pool of N threads; this thread writes the lines
-/// in input order.
-fn parallel(source: Jobs, jobs: usize, options: Options, sink: &mut Sink<'_>) -> io::Result<()> {
+/// `--jobs N`: N rayon threads read, analyze and write (see the module docs).
+fn parallel(source: Jobs, jobs: usize, options: &Options, sink: &mut Sink) -> io::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         // As much stack as the main thread has, so that no message needs more with --jobs.
@@ -178,111 +176,105 @@ fn parallel(source: Jobs, jobs: usize, options: Options, sink: &mut Sink<'_>) ->
         .thread_name(|i| format!("mimebase-scan-{i}"))
         .build()
         .map_err(io::Error::other)?;
-    let window = Arc::new(Window::new(jobs * IN_FLIGHT_PER_JOB, IN_FLIGHT_BYTES));
-    let options = Arc::new(options);
-    let (sender, receiver) = mpsc::channel::<(u64, usize, Done)>();
-    let reader_window = Arc::clone(&window);
-    // Not joined: when output fails, the reader may be blocked reading a path list.
-    std::thread::Builder::new()
-        .name("mimebase-scan-reader".to_owned())
-        .spawn(move || {
-            for (sequence, job) in (0_u64..).zip(source) {
-                let held = job.held_bytes();
-                if !reader_window.acquire(held) {
+    let shared = Shared {
+        input: Mutex::new((source, 0)),
+        output: Mutex::new(Ordered {
+            sink,
+            next: 0,
+            waiting: BTreeMap::new(),
+            failed: None,
+        }),
+        written: Condvar::new(),
+        window: WAITING_PER_JOB * jobs as u64,
+    };
+    pool.scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| shared.work(options));
+        }
+    });
+    let output = shared
+        .output
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    output.failed.map_or(Ok(()), Err)
+}
+
+/// What the threads of [`parallel`] share.
+struct Shared<'a> {
+    /// The messages, and the sequence number of the next one.
+    input: Mutex<(Jobs, u64)>,
+    output: Mutex<Ordered<'a>>,
+    /// Signalled when the writer moves on, or fails.
+    written: Condvar,
+    /// How far ahead of the writer's next line a thread may take a message.
+    window: u64,
+}
+
+/// The writer's side: lines written in sequence.
+struct Ordered<'a> {
+    sink: &'a mut Sink,
+    /// The sequence number of the next line to write.
+    next: u64,
+    /// Lines finished before an earlier one.
+    waiting: BTreeMap<u64, Done>,
+    /// The output failed (a closed pipe): every thread stops.
+    failed: Option<io::Error>,
+}
+
+impl Shared<'_> {
+    /// One thread's loop. Locks are taken input first, then output, never the other way.
+    fn work(&self, options: &Options) {
+        loop {
+            let (sequence, job) = {
+                let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
+                let sequence = input.1;
+                let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
+                while output.failed.is_none() && sequence >= output.next + self.window {
+                    output = self
+                        .written
+                        .wait(output)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                if output.failed.is_some() {
                     return;
                 }
-                let sender = sender.clone();
-                let options = Arc::clone(&options);
-                pool.spawn(move || {
-                    // The writer may be gone (closed output): nothing left to do then.
-                    let _ = sender.send((sequence, held, process(job, &options)));
-                });
+                drop(output);
+                let Some(job) = input.0.next() else { return };
+                input.1 += 1;
+                (sequence, job)
+            };
+            let done = process(job, options);
+            let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
+            output.waiting.insert(sequence, done);
+            let before = output.next;
+            while output.failed.is_none() {
+                let next = output.next;
+                let Some(done) = output.waiting.remove(&next) else {
+                    break;
+                };
+                match output.sink.write(done) {
+                    Ok(()) => output.next += 1,
+                    Err(error) => output.failed = Some(error),
+                }
             }
-        })?;
-    let mut next = 0_u64;
-    let mut waiting: BTreeMap<u64, (usize, Done)> = BTreeMap::new();
-    let written = (|| {
-        for (sequence, held, done) in receiver {
-            waiting.insert(sequence, (held, done));
-            while let Some((held, done)) = waiting.remove(&next) {
-                sink.write(done)?;
-                window.release(held);
-                next += 1;
+            if output.next != before || output.failed.is_some() {
+                self.written.notify_all();
+            }
+            if output.failed.is_some() {
+                return;
             }
         }
-        Ok(())
-    })();
-    window.close();
-    written
-}
-
-/// What may be in flight between the reader and the writer: a number of messages and a number
-/// of bytes (a message larger than that alone still passes, by itself).
-struct Window {
-    state: Mutex<WindowState>,
-    changed: Condvar,
-    max_count: usize,
-    max_bytes: usize,
-}
-
-#[derive(Default)]
-struct WindowState {
-    count: usize,
-    bytes: usize,
-    closed: bool,
-}
-
-impl Window {
-    fn new(max_count: usize, max_bytes: usize) -> Self {
-        Window {
-            state: Mutex::default(),
-            changed: Condvar::new(),
-            max_count,
-            max_bytes,
-        }
-    }
-
-    /// Waits until `bytes` more fit; false when the writer has gone.
-    fn acquire(&self, bytes: usize) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        while !state.closed
-            && state.count > 0
-            && (state.count >= self.max_count || state.bytes + bytes > self.max_bytes)
-        {
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        state.count += 1;
-        state.bytes += bytes;
-        !state.closed
-    }
-
-    fn release(&self, bytes: usize) {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.count = state.count.saturating_sub(1);
-        state.bytes = state.bytes.saturating_sub(bytes);
-        self.changed.notify_all();
-    }
-
-    fn close(&self) {
-        self.state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .closed = true;
-        self.changed.notify_all();
     }
 }
 
 /// Where lines go: stdout, the totals, the progress bar, and stderr for failures.
-struct Sink<'a> {
-    out: io::BufWriter<io::StdoutLock<'a>>,
+struct Sink {
+    out: io::BufWriter<io::Stdout>,
     totals: Totals,
     progress: Progress,
 }
 
-impl Sink<'_> {
+impl Sink {
     fn write(&mut self, done: Done) -> io::Result<()> {
         self.out.write_all(&done.line)?;
         match done.message_bytes {

@@ -30,14 +30,6 @@ pub(crate) enum Input {
 }
 
 impl Job {
-    /// The bytes it holds in memory.
-    pub fn held_bytes(&self) -> usize {
-        match &self.input {
-            Input::Message(bytes) => bytes.len(),
-            Input::Error(_, message) => message.len(),
-        }
-    }
-
     fn error(source: Source, kind: ScanErrorKind, message: String) -> Self {
         Job {
             source,
