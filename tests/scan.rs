@@ -491,3 +491,53 @@ fn whole_corpus_completes_with_a_summary() {
     assert!(run.lines.iter().all(|l| l["type"] == "message"));
     assert_summary(&run, run.lines.len(), 0);
 }
+
+/// With several threads, the messages of an mbox file are shared out among them, in memory or
+/// streamed, and the lines still come in input order.
+#[test]
+fn many_mbox_files_and_files_in_parallel_keep_input_order() {
+    let dir = workdir("mixed");
+    for i in 0..12 {
+        let mut mbox = Vec::new();
+        for m in 0..(i * 13 % 40) {
+            let html = "<a href=\"x.html\">x</a>\n".repeat(m * 5 % 50);
+            let message = format!(
+                "From m{m}@example.com Mon Jan  1 00:00:00 2024\nMessage-ID: <{i}.{m}@x>\n\
+                 Content-Base: http://example.com/{i}/\nContent-Type: text/html\n\n{html}\n"
+            );
+            mbox.extend_from_slice(message.as_bytes());
+        }
+        mbox.extend_from_slice(b"From last\n\n>From the end");
+        write(&dir.join(format!("in/{i:02}.mbox")), &mbox);
+        write(
+            &dir.join(format!("in/{i:02}.eml")),
+            format!("Message-ID: <{i}@x>\n\n").as_bytes(),
+        );
+    }
+    let one = scan(&["--jobs", "1", "in"], b"", &dir);
+    let expected_lines = (0..12).map(|i| i * 13 % 40 + 2).sum::<usize>();
+    assert_eq!(one.lines.len(), expected_lines);
+    for jobs in ["2", "3"] {
+        // The files in memory, then streamed (a limit below each file's size).
+        for limit in ["67108864", "20000"] {
+            let many = scan(
+                &["--jobs", jobs, "--max-message-bytes", limit, "in"],
+                b"",
+                &dir,
+            );
+            let streamed_one = scan(
+                &["--jobs", "1", "--max-message-bytes", limit, "in"],
+                b"",
+                &dir,
+            );
+            assert_eq!(
+                many.lines, streamed_one.lines,
+                "--jobs {jobs} --max-message-bytes {limit}"
+            );
+            assert_eq!(
+                many.lines, one.lines,
+                "--jobs {jobs} --max-message-bytes {limit}"
+            );
+        }
+    }
+}

@@ -2,18 +2,21 @@
 //! one NDJSON line each ([`mimebase::scan`]), written in input order.
 //!
 //! With one job everything happens on the main thread: read, analyze, write. With N jobs, N
-//! rayon threads each loop: take the next message from the shared source (reading it), analyze
-//! it, and hand its line to the shared writer, which writes every line whose predecessors are
-//! written and keeps the others until then. No thread only reads or only writes, so N threads
-//! keep N cores busy with few hand-overs. Memory in flight: the N messages being analyzed, and
-//! at most [`WAITING_PER_JOB`] × N finished lines waiting for an earlier one (a thread does not
-//! take a message that far ahead of the writer).
+//! rayon threads each loop: take a task under the input lock (the next message of an open
+//! mbox file, else the next path the walker finds), do it without the lock (open and read the
+//! path, or analyze the message), and hand the line to the output lock, which writes every line
+//! whose predecessors are written and keeps the others until then. No thread only reads or only
+//! writes, reading happens outside the lock, and an mbox file's messages are shared out among
+//! all threads. Memory in flight: the messages being analyzed, at most [`WAITING_PER_JOB`] × N
+//! paths opened past the writer's, and the mbox files open (each held in memory only when no
+//! larger than `--max-message-bytes`, else streamed).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -22,7 +25,7 @@ use mimebase::scan::{ScanErrorKind, ScanLine, Source};
 use mimebase::{Options, analyze};
 
 use super::args::ScanArgs;
-use super::sources::{Found, Input, Job, Jobs, Roots, Walker};
+use super::sources::{self, Found, Input, Job, Jobs, Opened, Roots, Walker};
 
 /// How far ahead of the writer a thread may take messages, per job.
 const WAITING_PER_JOB: u64 = 16;
@@ -46,7 +49,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             args.paths_from.as_deref().map(|p| (p, separator)),
         )
     };
-    let source = Jobs::new(Walker::new(roots()), args.max_message_bytes);
+    let walker = Walker::new(roots());
 
     let progress = Progress::new();
     let countable = !reads_stdin && args.paths_from.as_deref() != Some(Path::new("-"));
@@ -59,10 +62,11 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         progress,
     };
     let started = Instant::now();
+    let limit = args.max_message_bytes;
     let written = if jobs <= 1 {
-        sequential(source, &options, &mut sink)
+        sequential(Jobs::new(walker, limit), &options, &mut sink)
     } else {
-        parallel(source, jobs, &options, &mut sink)
+        parallel(walker, limit, jobs, &options, &mut sink)
     }
     .and_then(|()| sink.out.flush());
     sink.progress.finish();
@@ -91,6 +95,19 @@ struct Done {
     urls: usize,
     /// For an error: the line for stderr.
     failure: Option<String>,
+}
+
+impl Done {
+    /// No line: the end of an mbox file.
+    fn nothing() -> Self {
+        Done {
+            line: Vec::new(),
+            message_bytes: None,
+            progress_bytes: 0,
+            urls: 0,
+            failure: None,
+        }
+    }
 }
 
 /// Analyzes one job and writes its line. A panic inside the library becomes an `internal`
@@ -167,8 +184,14 @@ fn sequential(source: Jobs, options: &Options, sink: &mut Sink) -> io::Result<()
     Ok(())
 }
 
-/// `--jobs N`: N rayon threads read, analyze and write (see the module docs).
-fn parallel(source: Jobs, jobs: usize, options: &Options, sink: &mut Sink) -> io::Result<()> {
+/// `--jobs N`: N rayon threads open, read, analyze and write (see the module docs).
+fn parallel(
+    walker: Walker,
+    limit: u64,
+    jobs: usize,
+    options: &Options,
+    sink: &mut Sink,
+) -> io::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         // As much stack as the main thread has, so that no message needs more with --jobs.
@@ -177,15 +200,24 @@ fn parallel(source: Jobs, jobs: usize, options: &Options, sink: &mut Sink) -> io
         .build()
         .map_err(io::Error::other)?;
     let shared = Shared {
-        input: Mutex::new((source, 0)),
+        input: Mutex::new(Inputs {
+            walker: Some(walker),
+            next: 0,
+            open: VecDeque::new(),
+            opening: 0,
+        }),
+        changed: Condvar::new(),
+        sleepers: AtomicUsize::new(0),
+        written_input: AtomicU64::new(0),
         output: Mutex::new(Ordered {
             sink,
-            next: 0,
+            next: (0, 0),
             waiting: BTreeMap::new(),
             failed: None,
         }),
-        written: Condvar::new(),
+        failed: AtomicBool::new(false),
         window: WAITING_PER_JOB * jobs as u64,
+        limit,
     };
     pool.scope(|scope| {
         for _ in 0..jobs {
@@ -199,71 +231,176 @@ fn parallel(source: Jobs, jobs: usize, options: &Options, sink: &mut Sink) -> io
     output.failed.map_or(Ok(()), Err)
 }
 
-/// What the threads of [`parallel`] share.
+/// Where a line goes in the output: the number of the input it came from (each path the
+/// walker finds, in order) and the message's place among that input's messages.
+type Key = (u64, u64);
+
+/// What the threads of [`parallel`] share. Locks are never nested: a thread holds either
+/// `input` or `output`.
 struct Shared<'a> {
-    /// The messages, and the sequence number of the next one.
-    input: Mutex<(Jobs, u64)>,
+    input: Mutex<Inputs>,
+    /// Signalled, under `input`, when an mbox file is opened, when an opening ends, and when
+    /// the writer moves on to another input while `sleepers` wait.
+    changed: Condvar,
+    sleepers: AtomicUsize,
+    /// The input number of the writer's next line (`output.next.0`), readable without `output`.
+    written_input: AtomicU64,
     output: Mutex<Ordered<'a>>,
-    /// Signalled when the writer moves on, or fails.
-    written: Condvar,
-    /// How far ahead of the writer's next line a thread may take a message.
+    /// `output.failed` is set, readable without `output`.
+    failed: AtomicBool,
+    /// How many inputs past the writer's a thread may open.
     window: u64,
+    /// `--max-message-bytes`.
+    limit: u64,
 }
 
-/// The writer's side: lines written in sequence.
+/// The reading side.
+struct Inputs {
+    /// `None` once it has found everything.
+    walker: Option<Walker>,
+    /// The number of the next input the walker finds.
+    next: u64,
+    /// mbox files with messages left, in input order: input number, the next message's
+    /// place, the messages.
+    open: VecDeque<(u64, u64, Box<dyn Iterator<Item = Job> + Send>)>,
+    /// How many inputs threads are opening (reading) right now: each may turn out to be an
+    /// mbox file with messages for everyone.
+    opening: usize,
+}
+
+/// One thread's next piece of work.
+enum Task {
+    /// A message of an mbox file.
+    Message(Key, Job),
+    /// The place after the last message of an mbox file.
+    End(Key),
+    /// A path to open and read, outside the lock, with its input number.
+    Open(u64, Found),
+}
+
+/// The writing side: lines written in key order.
 struct Ordered<'a> {
     sink: &'a mut Sink,
-    /// The sequence number of the next line to write.
-    next: u64,
-    /// Lines finished before an earlier one.
-    waiting: BTreeMap<u64, Done>,
+    /// The key of the next line to write.
+    next: Key,
+    /// Lines finished before an earlier one; `true` for an input's last line.
+    waiting: BTreeMap<Key, (Done, bool)>,
     /// The output failed (a closed pipe): every thread stops.
     failed: Option<io::Error>,
 }
 
 impl Shared<'_> {
-    /// One thread's loop. Locks are taken input first, then output, never the other way.
+    /// One thread's loop.
     fn work(&self, options: &Options) {
-        loop {
-            let (sequence, job) = {
-                let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
-                let sequence = input.1;
-                let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
-                while output.failed.is_none() && sequence >= output.next + self.window {
-                    output = self
-                        .written
-                        .wait(output)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                if output.failed.is_some() {
-                    return;
-                }
-                drop(output);
-                let Some(job) = input.0.next() else { return };
-                input.1 += 1;
-                (sequence, job)
+        while let Some(task) = self.take() {
+            let going_on = match task {
+                Task::Message(key, job) => self.deliver(key, process(job, options), false),
+                Task::End(key) => self.deliver(key, Done::nothing(), true),
+                Task::Open(number, found) => match sources::open(found, self.limit) {
+                    Opened::One(job) => {
+                        self.opened(None);
+                        self.deliver((number, 0), process(job, options), true)
+                    }
+                    Opened::Many(messages) => {
+                        self.opened(Some((number, messages)));
+                        true
+                    }
+                },
             };
-            let done = process(job, options);
-            let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
-            output.waiting.insert(sequence, done);
-            let before = output.next;
-            while output.failed.is_none() {
-                let next = output.next;
-                let Some(done) = output.waiting.remove(&next) else {
-                    break;
-                };
-                match output.sink.write(done) {
-                    Ok(()) => output.next += 1,
-                    Err(error) => output.failed = Some(error),
-                }
-            }
-            if output.next != before || output.failed.is_some() {
-                self.written.notify_all();
-            }
-            if output.failed.is_some() {
+            if !going_on {
                 return;
             }
         }
+    }
+
+    /// The next task: a message of the first open mbox file, else the next path, unless it
+    /// is too far ahead of the writer. `None` when everything is taken and no thread is still
+    /// opening a path, or when the output failed.
+    fn take(&self) -> Option<Task> {
+        let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if self.has_failed() {
+                return None;
+            }
+            if let Some((number, place, messages)) = input.open.front_mut() {
+                let key = (*number, *place);
+                *place += 1;
+                return Some(match messages.next() {
+                    Some(job) => Task::Message(key, job),
+                    None => {
+                        input.open.pop_front();
+                        Task::End(key)
+                    }
+                });
+            }
+            let number = input.next;
+            let room = number < self.written_input.load(Ordering::SeqCst) + self.window;
+            if room {
+                match input.walker.as_mut().and_then(Iterator::next) {
+                    Some(found) => {
+                        input.next += 1;
+                        input.opening += 1;
+                        return Some(Task::Open(number, found));
+                    }
+                    None => input.walker = None,
+                }
+                if input.opening == 0 {
+                    return None;
+                }
+            }
+            // Wait for an mbox file, the end of an opening, or the writer.
+            self.sleepers.fetch_add(1, Ordering::SeqCst);
+            input = self
+                .changed
+                .wait(input)
+                .unwrap_or_else(PoisonError::into_inner);
+            self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// An opening ended, with an mbox file's messages for everyone, or with one message.
+    fn opened(&self, messages: Option<(u64, Box<dyn Iterator<Item = Job> + Send>)>) {
+        let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
+        input.opening -= 1;
+        if let Some((number, messages)) = messages {
+            let at = input.open.partition_point(|(other, ..)| *other < number);
+            input.open.insert(at, (number, 0, messages));
+        }
+        drop(input);
+        self.changed.notify_all();
+    }
+
+    /// Writes `done` and every line it was holding back; false when the output failed.
+    fn deliver(&self, key: Key, done: Done, last: bool) -> bool {
+        let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
+        output.waiting.insert(key, (done, last));
+        let input_before = output.next.0;
+        while output.failed.is_none() {
+            let next = output.next;
+            let Some((done, last)) = output.waiting.remove(&next) else {
+                break;
+            };
+            match output.sink.write(done) {
+                Ok(()) if last => output.next = (next.0 + 1, 0),
+                Ok(()) => output.next = (next.0, next.1 + 1),
+                Err(error) => output.failed = Some(error),
+            }
+        }
+        let failed = output.failed.is_some();
+        self.failed.store(failed, Ordering::SeqCst);
+        let moved = output.next.0 != input_before;
+        self.written_input.store(output.next.0, Ordering::SeqCst);
+        drop(output);
+        if (moved || failed) && self.sleepers.load(Ordering::SeqCst) > 0 {
+            // Taking the lock orders this after a sleeper's check of `written_input`.
+            drop(self.input.lock().unwrap_or_else(PoisonError::into_inner));
+            self.changed.notify_all();
+        }
+        !failed
+    }
+
+    fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::SeqCst)
     }
 }
 
@@ -277,15 +414,13 @@ struct Sink {
 impl Sink {
     fn write(&mut self, done: Done) -> io::Result<()> {
         self.out.write_all(&done.line)?;
-        match done.message_bytes {
-            Some(bytes) => {
-                self.totals.messages += 1;
-                self.totals.bytes += bytes;
-                self.totals.urls += done.urls as u64;
-            }
-            None => self.totals.errors += 1,
+        if let Some(bytes) = done.message_bytes {
+            self.totals.messages += 1;
+            self.totals.bytes += bytes;
+            self.totals.urls += done.urls as u64;
         }
         if let Some(failure) = &done.failure {
+            self.totals.errors += 1;
             self.progress.eprintln(failure);
         }
         self.progress.advance(done.progress_bytes);

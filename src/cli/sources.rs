@@ -333,11 +333,109 @@ fn is_maildir(dir: &Path) -> bool {
     dir.join("cur").is_dir() && dir.join("new").is_dir()
 }
 
-/// Every message of every file the walker finds, in order: the [`Job`]s of a scan.
+/// What a found path holds.
+pub(crate) enum Opened {
+    /// One message (a file, standard input), or the failure that stands for the path.
+    One(Job),
+    /// An mbox file: its messages, read or split as they are asked for.
+    Many(Box<dyn Iterator<Item = Job> + Send>),
+}
+
+/// Opens what the walker found, reading no message larger than `limit` bytes into memory.
 ///
 /// A regular file no larger than the limit is read whole, with one `read`, and an mbox file
 /// among them split in memory ([`split_mbox`]); a larger one, or standard input, streams
 /// through [`Mbox`], which holds one message at a time and none over the limit.
+pub(crate) fn open(found: Found, limit: u64) -> Opened {
+    match found {
+        Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
+        Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
+        Found::File { path, in_maildir } => {
+            let name = display(&path);
+            match File::open(&path).and_then(|file| Ok((file.metadata()?, file))) {
+                Err(error) => Opened::One(read_error(name, &error)),
+                Ok((metadata, file)) if metadata.is_file() && metadata.len() <= limit => {
+                    read_whole(name, file, metadata.len(), in_maildir, limit)
+                }
+                Ok((metadata, file)) => {
+                    let size = metadata.is_file().then_some(metadata.len());
+                    stream(name, Box::new(file), size, in_maildir, limit)
+                }
+            }
+        }
+    }
+}
+
+/// A regular file of `size` bytes, no more than the limit.
+fn read_whole(name: String, file: File, size: u64, in_maildir: bool, limit: u64) -> Opened {
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    if let Err(error) = file.take(limit.saturating_add(1)).read_to_end(&mut bytes) {
+        return Opened::One(read_error(name, &error));
+    }
+    if bytes.len() as u64 > limit {
+        // It grew since its size was taken.
+        let source = Source::file(name, bytes.len() as u64);
+        return Opened::One(Job::too_large(source, limit));
+    }
+    if !in_maildir && bytes.starts_with(b"From ") {
+        return Opened::Many(Box::new(MboxInMemory::new(name, bytes)));
+    }
+    Opened::One(Job {
+        source: Source::file(name, bytes.len() as u64),
+        input: Input::Message(bytes),
+    })
+}
+
+/// Standard input, or a file that is not regular or larger than the limit: an mbox file
+/// streams (`size`: its length when known beforehand); anything else is read up to the limit.
+fn stream(
+    name: String,
+    mut reader: Box<dyn Read + Send>,
+    size: Option<u64>,
+    in_maildir: bool,
+    limit: u64,
+) -> Opened {
+    let mut head = Vec::with_capacity(5);
+    if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+        return Opened::One(read_error(name, &error));
+    }
+    if !in_maildir && head == b"From " {
+        let reader = Box::new(io::Cursor::new(head).chain(reader));
+        return Opened::Many(Box::new(Mbox::new(name, reader, limit)));
+    }
+    if let Some(size) = size.filter(|&size| size > limit) {
+        return Opened::One(Job::too_large(Source::file(name, size), limit));
+    }
+    let mut message = head;
+    let more = limit.saturating_add(1).saturating_sub(message.len() as u64);
+    if let Err(error) = reader.by_ref().take(more).read_to_end(&mut message) {
+        return Opened::One(read_error(name, &error));
+    }
+    let length = message.len() as u64;
+    if length > limit {
+        // Its size was not known: count the rest, unread.
+        drop(message);
+        return Opened::One(match io::copy(&mut reader, &mut io::sink()) {
+            Ok(rest) => Job::too_large(Source::file(name, length + rest), limit),
+            Err(error) => read_error(name, &error),
+        });
+    }
+    Opened::One(Job {
+        source: Source::file(name, length),
+        input: Input::Message(message),
+    })
+}
+
+fn read_error(name: String, error: &io::Error) -> Job {
+    Job::error(
+        Source::unknown(name),
+        ScanErrorKind::Read,
+        error.to_string(),
+    )
+}
+
+/// Every message of every file the walker finds, in order: the [`Job`]s of a scan on one
+/// thread.
 pub(crate) struct Jobs {
     walker: Walker,
     limit: u64,
@@ -354,113 +452,6 @@ impl Jobs {
             mbox: None,
         }
     }
-
-    /// The job of one file, or `None` when it is an mbox file (then in `self.mbox`).
-    fn open(&mut self, found: Found) -> Option<Job> {
-        match found {
-            Found::Error { path, error } => Some(Job::error(
-                Source::unknown(display(&path)),
-                ScanErrorKind::Read,
-                error.to_string(),
-            )),
-            Found::Stdin => self.stream("-".to_owned(), Box::new(io::stdin()), None, false),
-            Found::File { path, in_maildir } => {
-                let name = display(&path);
-                match File::open(&path).and_then(|file| Ok((file.metadata()?, file))) {
-                    Err(error) => Some(read_error(name, &error)),
-                    Ok((metadata, file)) if metadata.is_file() && metadata.len() <= self.limit => {
-                        self.read_whole(name, file, metadata.len(), in_maildir)
-                    }
-                    Ok((metadata, file)) => {
-                        let size = metadata.is_file().then_some(metadata.len());
-                        self.stream(name, Box::new(file), size, in_maildir)
-                    }
-                }
-            }
-        }
-    }
-
-    /// A regular file of `size` bytes, no more than the limit.
-    fn read_whole(&mut self, name: String, file: File, size: u64, in_maildir: bool) -> Option<Job> {
-        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-        if let Err(error) = file
-            .take(self.limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-        {
-            return Some(read_error(name, &error));
-        }
-        if bytes.len() as u64 > self.limit {
-            // It grew since its size was taken.
-            return Some(Job::too_large(
-                Source::file(name, bytes.len() as u64),
-                self.limit,
-            ));
-        }
-        if !in_maildir && bytes.starts_with(b"From ") {
-            self.mbox = Some(Box::new(MboxInMemory::new(name, bytes)));
-            return None;
-        }
-        Some(Job {
-            source: Source::file(name, bytes.len() as u64),
-            input: Input::Message(bytes),
-        })
-    }
-
-    /// Standard input, or a file that is not regular or larger than the limit: an mbox file
-    /// streams (`size`: its length when known beforehand); anything else is read up to the
-    /// limit.
-    fn stream(
-        &mut self,
-        name: String,
-        mut reader: Box<dyn Read + Send>,
-        size: Option<u64>,
-        in_maildir: bool,
-    ) -> Option<Job> {
-        let mut head = Vec::with_capacity(5);
-        if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
-            return Some(read_error(name, &error));
-        }
-        if !in_maildir && head == b"From " {
-            let reader = Box::new(io::Cursor::new(head).chain(reader));
-            self.mbox = Some(Box::new(Mbox::new(name, reader, self.limit)));
-            return None;
-        }
-        if let Some(size) = size.filter(|&size| size > self.limit) {
-            return Some(Job::too_large(Source::file(name, size), self.limit));
-        }
-        let mut message = head;
-        let more = self
-            .limit
-            .saturating_add(1)
-            .saturating_sub(message.len() as u64);
-        if let Err(error) = reader.by_ref().take(more).read_to_end(&mut message) {
-            return Some(read_error(name, &error));
-        }
-        let length = message.len() as u64;
-        if length > self.limit {
-            // Its size was not known: count the rest, unread.
-            drop(message);
-            return match io::copy(&mut reader, &mut io::sink()) {
-                Ok(rest) => Some(Job::too_large(
-                    Source::file(name, length + rest),
-                    self.limit,
-                )),
-                Err(error) => Some(read_error(name, &error)),
-            };
-        }
-        Some(Job {
-            source: Source::file(name, length),
-            input: Input::Message(message),
-        })
-    }
-}
-
-fn read_error(name: String, error: &io::Error) -> Job {
-    Job::error(
-        Source::unknown(name),
-        ScanErrorKind::Read,
-        error.to_string(),
-    )
 }
 
 impl Iterator for Jobs {
@@ -474,9 +465,9 @@ impl Iterator for Jobs {
                     None => self.mbox = None,
                 }
             }
-            let found = self.walker.next()?;
-            if let Some(job) = self.open(found) {
-                return Some(job);
+            match open(self.walker.next()?, self.limit) {
+                Opened::One(job) => return Some(job),
+                Opened::Many(messages) => self.mbox = Some(messages),
             }
         }
     }
