@@ -330,34 +330,42 @@ fn html_urls(
     Some((base, part))
 }
 
-/// The body as UTF-8 text: through the `charset` parameter's encoding (WHATWG Encoding
-/// labels, `encoding_rs`); without one, UTF-8 when the bytes are valid UTF-8, else
-/// windows-1252 (a superset of US-ASCII and ISO-8859-1, the charsets undeclared mail most
-/// often is in). An unknown label falls back the same way, with a diagnostic.
+/// The body as UTF-8 text, the encoding used and whether the declared label was known
+/// (see [`text_encoding`]); an unknown label gets a diagnostic.
 fn decode_charset<'a>(
     body: &'a [u8],
     content_type: &ContentType,
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Cow<'a, str>, &'static Encoding, bool) {
-    let declared = content_type.param("charset").map(str::trim);
-    let encoding = match declared {
-        Some(label) => Encoding::for_label(label.as_bytes()).or_else(|| {
-            diagnostics.push(Diagnostic {
-                part: Some(entity.part.clone()),
-                kind: DiagnosticKind::UnknownCharset,
-                message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
-            });
-            None
-        }),
-        None => None,
-    };
-    let known = declared.is_none() || encoding.is_some();
-    let encoding = encoding.unwrap_or(if std::str::from_utf8(body).is_ok() {
-        UTF_8
-    } else {
-        WINDOWS_1252
-    });
+    let (encoding, known) = text_encoding(body, content_type);
+    if !known {
+        let label = content_type.param("charset").unwrap_or_default().trim();
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::UnknownCharset,
+            message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
+        });
+    }
     let (text, _) = encoding.decode_without_bom_handling(body);
     (text, encoding, known)
+}
+
+/// The encoding of an HTML body: the `charset` parameter's (WHATWG Encoding labels,
+/// `encoding_rs`); without one, UTF-8 when the bytes are valid UTF-8, else windows-1252 (a
+/// superset of US-ASCII and ISO-8859-1, the charsets undeclared mail most often is in). An
+/// unknown label falls back the same way; the flag says whether the label was known.
+pub(crate) fn text_encoding(body: &[u8], content_type: &ContentType) -> (&'static Encoding, bool) {
+    let declared = content_type
+        .param("charset")
+        .map(|label| Encoding::for_label(label.trim().as_bytes()));
+    let known = !matches!(declared, Some(None));
+    let encoding = declared
+        .flatten()
+        .unwrap_or(if std::str::from_utf8(body).is_ok() {
+            UTF_8
+        } else {
+            WINDOWS_1252
+        });
+    (encoding, known)
 }

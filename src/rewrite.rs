@@ -33,8 +33,8 @@ use std::ops::Range;
 use base64::Engine as _;
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::analyze::{HtmlPart, analyze_in_detail};
-use crate::html::{UrlKind, value_urls};
+use crate::analyze::{HtmlPart, analyze_in_detail, text_encoding};
+use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlRecord};
@@ -272,6 +272,8 @@ fn rewrite_part(
             bytes: encoded.into_owned(),
         });
     }
+    let new = apply(&decoded, &decoded_splices);
+    read_back(&new, entity, part, &resolved_of)?;
     match entity.transfer_encoding {
         TransferEncoding::Identity => {
             let is_7bit = entity
@@ -297,7 +299,6 @@ fn rewrite_part(
             Ok(Some((splices, count)))
         }
         encoding => {
-            let new = apply(&decoded, &decoded_splices);
             let original = bytes.get(entity.body.clone()).unwrap_or_default();
             let encoded = encode_body(encoding, &new, original, message_eol)
                 .ok_or_else(|| "its transfer encoding cannot be written again".to_owned())?;
@@ -309,6 +310,35 @@ fn rewrite_part(
                 count,
             )))
         }
+    }
+}
+
+/// Checks that the new body reads back as intended: decoded and scanned as `analyze` would,
+/// it holds the same URLs in the same order, each rewritten one now its resolved form. This
+/// catches what no escaping can carry (a NUL or CR in a URL, which the HTML parser replaces;
+/// a character reference the HTML parser maps to another character).
+fn read_back<'a>(
+    new: &[u8],
+    entity: &Entity,
+    part: &'a HtmlPart,
+    resolved_of: &dyn Fn(usize) -> Option<&'a str>,
+) -> Result<(), String> {
+    let (encoding, _) = text_encoding(new, &entity.content_type);
+    let (text, _) = encoding.decode_without_bom_handling(new);
+    let found = html::scan(&text);
+    let expected = part.urls.iter().map(|(url, record)| {
+        resolved_of(*record).map_or(url.reference.as_str(), |resolved| resolved)
+    });
+    if found.urls.len() == part.urls.len()
+        && found
+            .urls
+            .iter()
+            .zip(expected)
+            .all(|(url, expected)| url.reference == expected)
+    {
+        Ok(())
+    } else {
+        Err("the rewritten HTML would not read back the same URLs (a resolved URL holds a character HTML cannot carry)".to_owned())
     }
 }
 

@@ -340,3 +340,24 @@ fn corpus_round_trip_properties() {
         eprintln!("  left unchanged x{count}: {reason}");
     }
 }
+
+#[test]
+fn url_with_a_character_html_cannot_carry_leaves_the_part_unchanged() {
+    // The HTML parser turns a NUL in an attribute value into U+FFFD: written out, the URL
+    // would read back as another URL.
+    let input = b"Base: http://x/a\x00b/\nContent-Type: text/html\n\n<a href=\"g\">\n";
+    let result = rewrite(input, &Options::new());
+    assert_eq!(result.message, input);
+    let messages: Vec<_> = result
+        .report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "part left unchanged: the rewritten HTML would not read back the same URLs (a resolved URL holds a character HTML cannot carry)"
+        ]
+    );
+}
