@@ -343,9 +343,9 @@ fn corpus_round_trip_properties() {
 
 #[test]
 fn url_with_a_character_html_cannot_carry_leaves_the_part_unchanged() {
-    // The HTML parser turns a NUL in an attribute value into U+FFFD: written out, the URL
+    // CSS turns an escaped NUL into U+FFFD (CSS Syntax §4.3.7): written into url(), the URL
     // would read back as another URL.
-    let input = b"Base: http://x/a\x00b/\nContent-Type: text/html\n\n<a href=\"g\">\n";
+    let input = b"Base: http://x/a\x00b/\nContent-Type: text/html\n\n<style>a{b:url(g)}</style>\n";
     let result = rewrite(input, &Options::new());
     assert_eq!(result.message, input);
     let messages: Vec<_> = result
