@@ -361,3 +361,23 @@ fn url_with_a_character_html_cannot_carry_leaves_the_part_unchanged() {
         ]
     );
 }
+
+/// Inputs the `analyze` fuzz target found (mutations of samples/srcset-css.eml): the rewrite
+/// properties must hold on them.
+#[test]
+fn fuzz_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
+    let options = Options::new();
+    let mut count = 0;
+    for file in std::fs::read_dir(dir).unwrap() {
+        let raw = std::fs::read(file.unwrap().path()).unwrap();
+        let result = rewrite(&raw, &options);
+        assert_eq!(
+            resolved(&analyze(&result.message, &options)),
+            resolved(&analyze(&raw, &options))
+        );
+        assert_eq!(rewrite(&result.message, &options).message, result.message);
+        count += 1;
+    }
+    assert_eq!(count, 2);
+}
