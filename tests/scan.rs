@@ -95,10 +95,11 @@ fn message(
 
 fn assert_summary(run: &Run, messages: usize, errors: usize) {
     let summary = run.stderr.lines().last().unwrap_or_default();
-    let prefix = format!("mimebase: scan: {messages} messages, ");
+    let plural = |n: usize, noun: &str| format!("{n} {noun}{}", if n == 1 { "" } else { "s" });
+    let prefix = format!("mimebase: scan: {}, ", plural(messages, "message"));
     assert!(summary.starts_with(&prefix), "{}", run.stderr);
     assert!(
-        summary.contains(&format!(", {errors} errors in ")),
+        summary.contains(&format!(", {} in ", plural(errors, "error"))),
         "{summary}"
     );
     assert!(summary.ends_with(" MB/s)"), "{summary}");

@@ -449,9 +449,20 @@ impl Totals {
             0.0
         };
         format!(
-            "{} messages, {megabytes:.1} MB, {} URLs, {} errors in {seconds:.2} s ({rate:.1} MB/s)",
-            self.messages, self.urls, self.errors
+            "{}, {megabytes:.1} MB, {}, {} in {seconds:.2} s ({rate:.1} MB/s)",
+            count(self.messages, "message"),
+            count(self.urls, "URL"),
+            count(self.errors, "error"),
         )
+    }
+}
+
+/// `1 error`, `2 errors`.
+fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
