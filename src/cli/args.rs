@@ -21,6 +21,9 @@ pub(crate) enum Command {
     /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
     /// is empty when the URL could not be resolved.
     Urls(InputArgs),
+    /// Write the message to stdout with every resolvable relative URL of its HTML bodies in
+    /// absolute form; every other byte stays as it was.
+    Rewrite(RewriteArgs),
     /// Resolve each REF against BASE and print the results, one line per REF, in order. A REF
     /// that cannot be resolved prints an empty line and a diagnostic, and the exit code is 2.
     Resolve(ResolveArgs),
@@ -30,6 +33,17 @@ pub(crate) enum Command {
     /// (exit code 2 at the end). A summary goes to stderr, and a progress bar when stderr is a
     /// terminal. The lines are documented in the library's `scan` module.
     Scan(ScanArgs),
+}
+
+/// `mimebase rewrite`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RewriteArgs {
+    /// The message to rewrite; `-` (or none) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+
+    #[command(flatten)]
+    pub resolution: ResolutionArgs,
 }
 
 /// `mimebase resolve`.

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Args, Command, InputArgs, ResolveArgs};
+use args::{Args, Command, InputArgs, ResolveArgs, RewriteArgs};
 use mimebase::{Report, analyze};
 
 /// Writes one report in one output format.
@@ -28,6 +28,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Urls(inputs) if inputs.json => (inputs, output::urls_json),
         Command::Urls(inputs) => (inputs, output::urls),
         Command::Resolve(resolve) => return run_resolve(resolve),
+        Command::Rewrite(rewrite) => return run_rewrite(rewrite),
         Command::Scan(scan) => return scan::run(scan),
     };
     let options = inputs.resolution.options();
@@ -60,6 +61,32 @@ pub(crate) fn run() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `mimebase rewrite`: the rewritten message on stdout, each part left unchanged on stderr.
+fn run_rewrite(args: &RewriteArgs) -> ExitCode {
+    let options = args.resolution.options();
+    let name = args.file.display().to_string();
+    let raw = match read_input(&args.file) {
+        Ok(raw) => raw,
+        Err(error) => {
+            eprintln!("mimebase: {name}: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let rewritten = mimebase::rewrite(&raw, &options);
+    for diagnostic in &rewritten.report.diagnostics {
+        if diagnostic.kind == mimebase::DiagnosticKind::RewriteSkipped {
+            let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
+            eprintln!("mimebase: {name}: part {part}: {}", diagnostic.message);
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if let Err(error) = out.write_all(&rewritten.message).and_then(|()| out.flush()) {
+        return write_failed(&error);
+    }
+    ExitCode::SUCCESS
 }
 
 /// `mimebase resolve`: one line per reference, an empty line (and exit 2) for a failure.
