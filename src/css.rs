@@ -19,6 +19,10 @@ pub(crate) struct CssUrl {
 
 /// Every `url(…)` of `css`, in order: unquoted (`url(a.png)`) and quoted (`url("a.png")`).
 pub(crate) fn urls(css: &str) -> Vec<CssUrl> {
+    // A `url(` token needs a literal `(`: no escape can make one (CSS Syntax §4.3.4).
+    if !css.contains('(') {
+        return Vec::new();
+    }
     let mut input = ParserInput::new(css);
     let mut parser = Parser::new(&mut input);
     let mut found = Vec::new();

@@ -168,17 +168,22 @@ fn scan_region(
     let noscript_text = RefCell::new(None::<Range<usize>>);
     let style_text = RefCell::new(None::<Range<usize>>);
     let result = {
+        let on_template = |el: &mut Element| {
+            template_depth.set(template_depth.get() + 1);
+            let depth = Rc::clone(&template_depth);
+            // A template without an end tag runs to the end of the document.
+            let _ = el.on_end_tag(Box::new(move |_| {
+                depth.set(depth.get().saturating_sub(1));
+                Ok(())
+            }));
+            Ok(())
+        };
         let on_element = |el: &mut Element| {
-            let tag = el.tag_name();
-            if tag == "template" {
-                template_depth.set(template_depth.get() + 1);
-                let depth = Rc::clone(&template_depth);
-                // A template without an end tag runs to the end of the document.
-                let _ = el.on_end_tag(Box::new(move |_| {
-                    depth.set(depth.get().saturating_sub(1));
-                    Ok(())
-                }));
+            // Most elements have no attribute: nothing to find, nothing to allocate.
+            if el.attributes().is_empty() {
+                return Ok(());
             }
+            let tag = el.tag_name();
             let mut found = element_urls(el, &tag, template_depth.get() > 0);
             for url in &mut found {
                 url.range.start += offset;
@@ -239,6 +244,7 @@ fn scan_region(
             .with_memory_settings(
                 MemorySettings::new().with_max_allowed_memory_usage(MAX_TOKENIZER_MEMORY),
             )
+            .append_element_content_handler(element!("template", on_template))
             .append_element_content_handler(element!("*", on_element))
             .append_element_content_handler(text!("noscript", on_noscript_text))
             .append_element_content_handler(text!("style", on_style_text));
@@ -270,6 +276,17 @@ fn element_urls(el: &Element, tag: &str, in_template: bool) -> Vec<HtmlUrl> {
             continue;
         }
         seen.push(name.clone());
+        let kind = if holds_url(tag, &name) {
+            UrlKind::Attribute
+        } else if name == "srcset" && matches!(tag, "img" | "source") {
+            UrlKind::Srcset
+        } else if name == "content" && is_refresh {
+            UrlKind::Refresh
+        } else if name == "style" {
+            UrlKind::StyleAttribute
+        } else {
+            continue;
+        };
         let Some(location) = attr.value_source_location() else {
             continue;
         };
@@ -287,17 +304,6 @@ fn element_urls(el: &Element, tag: &str, in_template: bool) -> Vec<HtmlUrl> {
             } else {
                 whole.clone().into()
             }
-        };
-        let kind = if holds_url(tag, &name) {
-            UrlKind::Attribute
-        } else if name == "srcset" && matches!(tag, "img" | "source") {
-            UrlKind::Srcset
-        } else if name == "content" && is_refresh {
-            UrlKind::Refresh
-        } else if name == "style" {
-            UrlKind::StyleAttribute
-        } else {
-            continue;
         };
         let is_base_candidate = tag == "base" && name == "href" && is_html && !in_template;
         for (range, reference) in value_urls(kind, &value) {
