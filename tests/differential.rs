@@ -18,32 +18,12 @@
     clippy::panic
 )]
 
+#[path = "support/xorshift.rs"]
+mod xorshift;
+
 use iri_string::types::{IriAbsoluteStr, IriReferenceStr};
 use mimebase::url::rfc3986::{self, Parts};
-
-/// A small deterministic PRNG (xorshift64*), so that every run tests the same pairs.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+use xorshift::XorShift;
 
 const SCHEMES: &[&str] = &["http", "g", "HTTP", "a+b.c-d", "s1", "x", "file", "urn"];
 const AUTHORITIES: &[&str] = &[

@@ -19,28 +19,14 @@
     clippy::panic
 )]
 
+#[path = "support/xorshift.rs"]
+#[allow(dead_code)]
+mod xorshift;
+
 use mimebase::url::rfc3986::{self, Parts};
 use mimebase::url::{ResolveError, Resolver, has_scheme, rfc1808, whatwg};
 use url::Url;
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+use xorshift::XorShift;
 
 /// Pieces of URLs: delimiters, dot segments (literal and percent-encoded), schemes (valid,
 /// special, and only valid for the RFC 3986 Appendix B regex), authorities, Windows drive
