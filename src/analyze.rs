@@ -48,6 +48,10 @@ pub(crate) struct HtmlPart {
     pub charset_known: bool,
     /// False when the body was not valid in its transfer encoding (and was scanned as it is).
     pub transfer_decoded: bool,
+    /// True when the body had byte sequences its charset does not allow (decoded as U+FFFD).
+    pub charset_errors: bool,
+    /// False when the HTML scan stopped early or left `<noscript>` content unscanned.
+    pub complete: bool,
     /// The decoded text that the URL ranges index.
     pub text: String,
     /// Every URL of the part, with the index of its record in [`Report::urls`].
@@ -247,7 +251,7 @@ fn html_urls(
         return None;
     };
     state.decoded_budget = remaining;
-    let (text, encoding, charset_known) =
+    let (text, encoding, charset_known, charset_errors) =
         decode_charset(&body, &entity.content_type, entity, diagnostics);
     let scan = html::scan(&text);
     if let Some(error) = &scan.error {
@@ -320,6 +324,8 @@ fn html_urls(
         encoding,
         charset_known,
         transfer_decoded,
+        charset_errors,
+        complete: scan.error.is_none() && !scan.noscript_limit,
         text: if keep {
             text.into_owned()
         } else {
@@ -330,14 +336,15 @@ fn html_urls(
     Some((base, part))
 }
 
-/// The body as UTF-8 text, the encoding used and whether the declared label was known
-/// (see [`text_encoding`]); an unknown label gets a diagnostic.
+/// The body as UTF-8 text, the encoding used, whether the declared label was known (see
+/// [`text_encoding`]; an unknown label gets a diagnostic) and whether the body had byte
+/// sequences the encoding does not allow.
 fn decode_charset<'a>(
     body: &'a [u8],
     content_type: &ContentType,
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Cow<'a, str>, &'static Encoding, bool) {
+) -> (Cow<'a, str>, &'static Encoding, bool, bool) {
     let (encoding, known) = text_encoding(body, content_type);
     if !known {
         let label = content_type.param("charset").unwrap_or_default().trim();
@@ -347,8 +354,8 @@ fn decode_charset<'a>(
             message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
         });
     }
-    let (text, _) = encoding.decode_without_bom_handling(body);
-    (text, encoding, known)
+    let (text, errors) = encoding.decode_without_bom_handling(body);
+    (text, encoding, known, errors)
 }
 
 /// The encoding of an HTML body: the `charset` parameter's (WHATWG Encoding labels,

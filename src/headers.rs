@@ -126,7 +126,7 @@ pub(crate) fn list_urls(value: &str) -> Vec<String> {
 
 /// `value` without its RFC 5322 §3.2.2 comments (parenthesized, possibly nested; a
 /// backslash quotes the next character).
-fn strip_comments(value: &str) -> String {
+pub(crate) fn strip_comments(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut depth = 0usize;
     let mut chars = value.chars();

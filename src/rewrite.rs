@@ -85,6 +85,15 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
     let mut splices: Vec<Vec<Splice>> = vec![Vec::new(); walk.buffers.len() + 1];
     let mut changed = Vec::new();
     let mut rewritten_urls = 0;
+    // HTML parts a limit kept from being scanned cannot be rewritten.
+    for (index, entity) in walk.entities.iter().enumerate() {
+        if entity.content_type.is_html() && !analysis.html.iter().any(|p| p.entity == index) {
+            report.diagnostics.push(skipped(
+                entity,
+                "it was not scanned (a limit was reached, see the other diagnostics)".to_owned(),
+            ));
+        }
+    }
     for part in &analysis.html {
         let Some(entity) = walk.entities.get(part.entity) else {
             continue;
@@ -144,6 +153,12 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
         changed,
         rewritten_urls,
     }
+}
+
+/// True for a URL with the scheme `thismessage` (ASCII case-insensitive).
+fn is_thismessage(url: &str) -> bool {
+    url.get(..12)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("thismessage:"))
 }
 
 /// True when the entity `part` lies inside the entity at index `ancestor`.
@@ -218,7 +233,12 @@ fn rewrite_part(
         if has_scheme(&record.reference) {
             return None;
         }
-        record.resolved.as_deref()
+        // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
+        // the parts of one message to each other; no reader can open it.
+        record
+            .resolved
+            .as_deref()
+            .filter(|resolved| !is_thismessage(resolved))
     };
     let count = part
         .urls
@@ -236,6 +256,15 @@ fn rewrite_part(
     }
     if !part.charset_known {
         return Err("unknown charset".to_owned());
+    }
+    if part.charset_errors {
+        return Err(format!(
+            "the body has byte sequences {} does not allow, which could not be written back",
+            part.encoding.name()
+        ));
+    }
+    if !part.complete {
+        return Err("the HTML scan did not reach all of the part".to_owned());
     }
     if !part.encoding.is_ascii_compatible() || part.encoding.output_encoding() != part.encoding {
         return Err(format!(
@@ -266,6 +295,17 @@ fn rewrite_part(
         let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
             return Err("text offsets could not be mapped to the body's bytes".to_owned());
         };
+        // What an edit keeps of the old text (a value written anew whole) is encoded again:
+        // that must give back its old bytes, which a charset with two byte sequences for one
+        // character (Shift_JIS) does not always do.
+        let old_text = part.text.get(range.clone()).unwrap_or_default();
+        let (old_again, _, _) = part.encoding.encode(old_text);
+        if decoded.get(start..end) != Some(&old_again[..]) {
+            return Err(format!(
+                "bytes of the part do not come back unchanged through {}",
+                part.encoding.name()
+            ));
+        }
         let (encoded, _, _) = part.encoding.encode(text);
         decoded_splices.push(Splice {
             range: start..end,

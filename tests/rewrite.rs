@@ -381,3 +381,70 @@ fn fuzz_regressions() {
     }
     assert_eq!(count, 2);
 }
+
+fn skipped_messages(result: &mimebase::Rewritten) -> Vec<&str> {
+    result
+        .report
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::RewriteSkipped)
+        .map(|d| d.message.as_str())
+        .collect()
+}
+
+#[test]
+fn bytes_the_charset_does_not_allow_leave_the_part_unchanged() {
+    let input = b"Content-Base: http://ex.com/d/\nContent-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n<a href=\"caf\xe9.html\">\n";
+    let result = rewrite(input, &Options::new());
+    assert_eq!(result.message, input);
+    assert_eq!(
+        skipped_messages(&result),
+        [
+            "part left unchanged: the body has byte sequences UTF-8 does not allow, which could not be written back"
+        ]
+    );
+}
+
+#[test]
+fn bytes_that_do_not_round_trip_through_the_charset_leave_the_part_unchanged() {
+    // Shift_JIS ED 40 and FA 5C are both U+7E8A; a value written anew whole would turn one
+    // into the other.
+    let input = b"Base: http://x/\nContent-Type: text/html; charset=shift_jis\nContent-Transfer-Encoding: 8bit\n\n<p style=\"font-family:\xed\x40; background:url(i.png?a=1&amp;b=2)\">\n";
+    let result = rewrite(input, &Options::new());
+    assert_eq!(result.message, input);
+    assert_eq!(
+        skipped_messages(&result),
+        ["part left unchanged: bytes of the part do not come back unchanged through Shift_JIS"]
+    );
+}
+
+#[test]
+fn thismessage_is_never_written_into_html() {
+    let input = b"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\n<img src=\"a.png\">\n--b\nContent-Type: image/png\nContent-Location: a.png\n\nPNG\n--b--\n";
+    let options = Options::new().with_profile(mimebase::Profile::Mhtml);
+    let result = rewrite(input, &options);
+    assert_eq!(result.message, input);
+    // With a retrieval URL the same message resolves to something a reader can open.
+    let fetched = rewrite(
+        input,
+        &options.with_retrieval_url("http://archive.example/m.mht"),
+    );
+    assert!(
+        String::from_utf8(fetched.message)
+            .unwrap()
+            .contains("<img src=\"http://archive.example/a.png\">")
+    );
+}
+
+#[test]
+fn part_not_scanned_because_of_a_limit_is_reported() {
+    let input = b"Base: http://x/\nContent-Type: text/html\n\n<a href=\"g\">\n";
+    let result = rewrite(input, &Options::new().with_max_decoded_bytes(4));
+    assert_eq!(result.message, input);
+    assert_eq!(
+        skipped_messages(&result),
+        [
+            "part left unchanged: it was not scanned (a limit was reached, see the other diagnostics)"
+        ]
+    );
+}

@@ -219,3 +219,10 @@ fn rfc2231_boundary_parameter() {
         [("HEADER", "multipart/mixed"), ("1", "text/plain")]
     );
 }
+
+#[test]
+fn transfer_encoding_with_a_comment() {
+    let report = run(b"Base: http://b/\nContent-Type: text/html\nContent-Transfer-Encoding: Quoted-Printable (from the gateway)\n\n<a href=3D\"x.html\">\n");
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert_eq!(report.urls[1].resolved.as_deref(), Some("http://b/x.html"));
+}

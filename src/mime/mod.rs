@@ -316,7 +316,12 @@ fn read_entity(
         .find(|f| f.is("Content-Transfer-Encoding"))
     {
         None => TransferEncoding::Identity,
-        Some(field) => match field.value.to_ascii_lowercase().as_str() {
+        // RFC 2045 §6.1 with RFC 822 comments allowed: `base64 (from the gateway)`.
+        Some(field) => match crate::headers::strip_comments(&field.value)
+            .trim()
+            .to_ascii_lowercase()
+            .as_str()
+        {
             "7bit" | "8bit" | "binary" | "" => TransferEncoding::Identity,
             "base64" => TransferEncoding::Base64,
             "quoted-printable" => TransferEncoding::QuotedPrintable,
