@@ -52,7 +52,12 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     let walker = Walker::new(roots());
 
     let progress = Progress::new();
-    let countable = !reads_stdin && args.paths_from.as_deref() != Some(Path::new("-"));
+    // Counting walks the inputs a second time: a path list can be read twice only when it is
+    // a regular file (a pipe such as `<(…)` would be shared by both readers).
+    let countable = !reads_stdin
+        && args.paths_from.as_deref().is_none_or(|list| {
+            list != Path::new("-") && list.metadata().is_ok_and(|m| m.is_file())
+        });
     if countable {
         progress.count_total(Walker::new(roots()));
     }
@@ -209,6 +214,7 @@ fn parallel(
         changed: Condvar::new(),
         sleepers: AtomicUsize::new(0),
         written_input: AtomicU64::new(0),
+        written_place: AtomicU64::new(0),
         output: Mutex::new(Ordered {
             sink,
             next: (0, 0),
@@ -240,15 +246,19 @@ type Key = (u64, u64);
 struct Shared<'a> {
     input: Mutex<Inputs>,
     /// Signalled, under `input`, when an mbox file is opened, when an opening ends, and when
-    /// the writer moves on to another input while `sleepers` wait.
+    /// the writer moves on to another line while `sleepers` wait.
     changed: Condvar,
     sleepers: AtomicUsize,
     /// The input number of the writer's next line (`output.next.0`), readable without `output`.
     written_input: AtomicU64,
+    /// The place of the writer's next line in its input (`output.next.1`).
+    written_place: AtomicU64,
     output: Mutex<Ordered<'a>>,
     /// `output.failed` is set, readable without `output`.
     failed: AtomicBool,
-    /// How many inputs past the writer's a thread may open.
+    /// How many inputs past the writer's a thread may open, and how many messages of an mbox
+    /// file past the writer's next line a thread may take: lines waiting for the writer are
+    /// bounded by `window` inputs of at most `window` lines each.
     window: u64,
     /// `--max-message-bytes`.
     limit: u64,
@@ -322,20 +332,34 @@ impl Shared<'_> {
             if self.has_failed() {
                 return None;
             }
+            let written = (
+                self.written_input.load(Ordering::SeqCst),
+                self.written_place.load(Ordering::SeqCst),
+            );
             if let Some((number, place, messages)) = input.open.front_mut() {
-                let key = (*number, *place);
-                *place += 1;
-                return Some(match messages.next() {
-                    Some(job) => Task::Message(key, job),
-                    None => {
-                        input.open.pop_front();
-                        Task::End(key)
-                    }
-                });
+                // The writer's own input may run `window` lines ahead of it; a later one its
+                // first `window` lines. The writer's next line is always within reach, so
+                // waiting here cannot stall it.
+                let ahead = if *number == written.0 {
+                    place.saturating_sub(written.1)
+                } else {
+                    *place
+                };
+                if *number < written.0 || ahead < self.window {
+                    let key = (*number, *place);
+                    *place += 1;
+                    return Some(match messages.next() {
+                        Some(job) => Task::Message(key, job),
+                        None => {
+                            input.open.pop_front();
+                            Task::End(key)
+                        }
+                    });
+                }
             }
             let number = input.next;
-            let room = number < self.written_input.load(Ordering::SeqCst) + self.window;
-            if room {
+            let room = number < written.0 + self.window;
+            if room && input.open.is_empty() {
                 match input.walker.as_mut().and_then(Iterator::next) {
                     Some(found) => {
                         input.next += 1;
@@ -374,7 +398,7 @@ impl Shared<'_> {
     fn deliver(&self, key: Key, done: Done, last: bool) -> bool {
         let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
         output.waiting.insert(key, (done, last));
-        let input_before = output.next.0;
+        let before = output.next;
         while output.failed.is_none() {
             let next = output.next;
             let Some((done, last)) = output.waiting.remove(&next) else {
@@ -388,11 +412,12 @@ impl Shared<'_> {
         }
         let failed = output.failed.is_some();
         self.failed.store(failed, Ordering::SeqCst);
-        let moved = output.next.0 != input_before;
+        let moved = output.next != before;
         self.written_input.store(output.next.0, Ordering::SeqCst);
+        self.written_place.store(output.next.1, Ordering::SeqCst);
         drop(output);
         if (moved || failed) && self.sleepers.load(Ordering::SeqCst) > 0 {
-            // Taking the lock orders this after a sleeper's check of `written_input`.
+            // Taking the lock orders this after a sleeper's check of `written_*`.
             drop(self.input.lock().unwrap_or_else(PoisonError::into_inner));
             self.changed.notify_all();
         }
