@@ -47,6 +47,7 @@ mod base;
 mod css;
 mod headers;
 mod html;
+pub mod mailbox;
 mod mime;
 mod options;
 pub mod report;

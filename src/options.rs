@@ -123,7 +123,7 @@ impl Options {
     ///
     /// ### Default
     ///
-    /// 100.
+    /// 100 levels.
     pub fn with_max_depth(mut self, depth: usize) -> Self {
         self.max_depth = depth;
         self
@@ -134,7 +134,7 @@ impl Options {
     ///
     /// ### Default
     ///
-    /// 10 000.
+    /// 10 000 entities.
     pub fn with_max_entities(mut self, count: usize) -> Self {
         self.max_entities = count;
         self
@@ -170,7 +170,7 @@ impl Options {
     ///
     /// ### Default
     ///
-    /// 4.
+    /// 4 levels.
     pub fn with_max_encoded_levels(mut self, levels: usize) -> Self {
         self.max_encoded_levels = levels;
         self

@@ -405,7 +405,8 @@ pub enum DiagnosticKind {
     UnknownTransferEncoding,
     /// The body is not valid base64 or quoted-printable; it is used undecoded.
     BadTransferEncoding,
-    /// An unknown charset; the body is decoded as UTF-8 with replacement characters.
+    /// An unknown charset label; the body is decoded as UTF-8 when its bytes are valid UTF-8,
+    /// else as windows-1252, as for a body that declares no charset.
     UnknownCharset,
     /// A base header field occurs more than once; the first counts.
     DuplicateBaseHeader,

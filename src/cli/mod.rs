@@ -5,7 +5,6 @@
 mod args;
 mod output;
 mod scan;
-mod sources;
 
 use std::io::{self, Read, Write};
 use std::path::Path;
