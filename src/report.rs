@@ -340,6 +340,10 @@ pub struct UrlRecord {
     pub resolved: Option<String>,
     /// Why there is no resolved URL.
     pub unresolved: Option<Unresolved>,
+    /// The resolver's error message when [`unresolved`](Self::unresolved) is
+    /// [`Unresolved::ResolverError`] (`"the URL Standard's parser rejects the reference:
+    /// invalid international domain name"`); serialized as `"error"`, only when present.
+    pub error: Option<String>,
     /// The base it was resolved against and where that came from.
     pub base: BaseRecord,
     /// The algorithm that produced [`resolved`](Self::resolved).
@@ -363,6 +367,9 @@ impl Serialize for UrlRecord {
         map.serialize_entry("resolved", &self.resolved)?;
         if let Some(reason) = &self.unresolved {
             map.serialize_entry("unresolved", reason)?;
+        }
+        if let Some(error) = &self.error {
+            map.serialize_entry("error", error)?;
         }
         map.serialize_entry("base", &self.base)?;
         map.serialize_entry("resolver", &self.resolver)?;
