@@ -49,6 +49,7 @@ mod css;
 pub mod fuzzing;
 mod headers;
 mod html;
+pub mod mailbox;
 mod mime;
 mod options;
 pub mod report;

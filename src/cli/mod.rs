@@ -8,7 +8,6 @@
 mod args;
 mod output;
 mod scan;
-mod sources;
 
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};

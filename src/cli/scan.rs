@@ -1,4 +1,4 @@
-//! `mimebase scan`: messages from [`sources`](super::sources) analyzed on `--jobs` threads,
+//! `mimebase scan`: messages from [`mailbox`](mimebase::mailbox) analyzed on `--jobs` threads,
 //! one NDJSON line each ([`mimebase::scan`]), written in input order.
 //!
 //! With one job everything happens on the main thread: read, analyze, write. With N jobs, N
@@ -25,7 +25,7 @@ use mimebase::scan::{ScanErrorKind, ScanLine, Source};
 use mimebase::{Options, analyze};
 
 use super::args::ScanArgs;
-use super::sources::{self, Found, Input, Job, Jobs, Opened, Roots, Walker};
+use mimebase::mailbox::{self, Found, Input, Message, Messages, Opened, Roots, Walker};
 
 /// How far ahead of the writer a thread may take messages, per job.
 const WAITING_PER_JOB: u64 = 16;
@@ -69,7 +69,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     let started = Instant::now();
     let limit = args.max_message_bytes;
     let written = if jobs <= 1 {
-        sequential(Jobs::new(walker, limit), &options, &mut sink)
+        sequential(Messages::new(walker, limit), &options, &mut sink)
     } else {
         parallel(walker, limit, jobs, &options, &mut sink)
     }
@@ -117,11 +117,11 @@ impl Done {
 
 /// Analyzes one job and writes its line. A panic inside the library becomes an `internal`
 /// error line, so that one message cannot end a batch (SPEC §6).
-fn process(job: Job, options: &Options) -> Done {
-    let Job { source, input } = job;
+fn process(job: Message, options: &Options) -> Done {
+    let Message { source, input } = job;
     let progress_bytes = source.length.unwrap_or_default();
     match input {
-        Input::Message(raw) => {
+        Input::Bytes(raw) => {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
                 let mut line = Vec::with_capacity(raw.len() / 2 + 256);
@@ -182,7 +182,7 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
 }
 
 /// `--jobs 1`: one thread does everything, in order.
-fn sequential(source: Jobs, options: &Options, sink: &mut Sink) -> io::Result<()> {
+fn sequential(source: Messages, options: &Options, sink: &mut Sink) -> io::Result<()> {
     for job in source {
         sink.write(process(job, options))?;
     }
@@ -272,7 +272,7 @@ struct Inputs {
     next: u64,
     /// mbox files with messages left, in input order: input number, the next message's
     /// place, the messages.
-    open: VecDeque<(u64, u64, Box<dyn Iterator<Item = Job> + Send>)>,
+    open: VecDeque<(u64, u64, Box<dyn Iterator<Item = Message> + Send>)>,
     /// How many inputs threads are opening (reading) right now: each may turn out to be an
     /// mbox file with messages for everyone.
     opening: usize,
@@ -281,7 +281,7 @@ struct Inputs {
 /// One thread's next piece of work.
 enum Task {
     /// A message of an mbox file.
-    Message(Key, Job),
+    Message(Key, Message),
     /// The place after the last message of an mbox file.
     End(Key),
     /// A path to open and read, outside the lock, with its input number.
@@ -306,7 +306,7 @@ impl Shared<'_> {
             let going_on = match task {
                 Task::Message(key, job) => self.deliver(key, process(job, options), false),
                 Task::End(key) => self.deliver(key, Done::nothing(), true),
-                Task::Open(number, found) => match sources::open(found, self.limit) {
+                Task::Open(number, found) => match mailbox::open(found, self.limit) {
                     Opened::One(job) => {
                         self.opened(None);
                         self.deliver((number, 0), process(job, options), true)
@@ -383,7 +383,7 @@ impl Shared<'_> {
     }
 
     /// An opening ended, with an mbox file's messages for everyone, or with one message.
-    fn opened(&self, messages: Option<(u64, Box<dyn Iterator<Item = Job> + Send>)>) {
+    fn opened(&self, messages: Option<(u64, Box<dyn Iterator<Item = Message> + Send>)>) {
         let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
         input.opening -= 1;
         if let Some((number, messages)) = messages {

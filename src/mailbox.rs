@@ -1,37 +1,81 @@
-//! Where `mimebase scan` finds messages: paths given as arguments or listed by `--paths-from`,
-//! directories walked in a stable order, Maildir folders, mbox files split as they stream by.
+//! Reading messages out of files, directory trees, Maildirs and mbox files, as `mimebase scan`
+//! does, for a program that indexes mail without the command line.
 //!
-//! Everything here is lazy, so that memory follows the messages in flight and not the corpus:
+//! ```no_run
+//! use mimebase::mailbox::{Input, Messages, Roots, Walker};
+//!
+//! let roots = Roots::new(vec!["archive/".into(), "inbox.mbox".into()], None);
+//! // No message larger than 64 MiB is read into memory.
+//! for message in Messages::new(Walker::new(roots), 64 << 20) {
+//!     match message.input {
+//!         Input::Bytes(bytes) => {
+//!             let report = mimebase::analyze(&bytes, &mimebase::Options::new());
+//!             println!("{} at byte {:?}: {} URLs", message.source.path,
+//!                 message.source.offset, report.urls.len());
+//!         }
+//!         Input::Error(kind, why) => eprintln!("{}: {kind:?}: {why}", message.source.path),
+//!     }
+//! }
+//! ```
+//!
+//! The pieces, in the order data flows:
+//!
+//! - [`Roots`]: the paths to read (given, then read from a list of paths).
+//! - [`Walker`]: every file under them, depth first, in byte order of names; a Maildir
+//!   (`cur/` and `new/`, never `tmp/`, then its Maildir++ subfolders) in the order of
+//!   the Maildir specification's delivery states.
+//! - [`open`]: a found path becomes one [`Message`], or, for an mbox file, an iterator of them.
+//! - [`Messages`]: the two above chained, every message of every file in order.
+//! - [`Mbox`]: the messages of an mbox stream, read one line at a time from any [`Read`].
+//!
+//! Every message comes with its [`Source`] (path, format, 0-based byte offset and length in
+//! bytes, as `scan` writes them; the [`scan`](crate::scan) module documents the mbox
+//! boundaries and the mboxrd unquoting), and either its bytes, ready for
+//! [`analyze`](crate::analyze), or the reason there are none ([`ScanErrorKind`]: `Read` for
+//! an I/O error, `TooLarge` for a message over the size limit). Nothing here returns `Err`
+//! or panics: a failure is a [`Message`] that stands in the place of what could not be read,
+//! and the iteration goes on with the next path.
+//!
+//! Everything is lazy, so that memory follows the messages in flight and not the corpus:
 //! a directory's listing is held only until its entries have been walked, a path list is read
 //! a path at a time, and an mbox file a line at a time, each message read into memory only up
-//! to the size limit ([`Jobs`]).
+//! to the size limit.
+//!
+//! The directory walk and the mbox split are written here rather than taken from a crate:
+//! `walkdir` neither knows Maildir's `cur/`/`new/`/`tmp/` rules nor yields entries lazily in
+//! byte order with symbolic links followed to files only, and the mbox crates found either
+//! read a whole file into memory, give no byte offsets, or do not undo mboxrd quoting.
 
 use std::fs::{self, File, FileType};
 use std::io::{self, BufRead, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use mimebase::scan::{ScanErrorKind, Source};
+use crate::scan::{ScanErrorKind, Source};
 
 /// One message to analyze, or the failure that stands in its place.
-pub(crate) struct Job {
-    /// Where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Where it was found: path, format, offset and length in the file.
     pub source: Source,
     /// What to analyze.
     pub input: Input,
 }
 
-/// The bytes of a [`Job`].
-pub(crate) enum Input {
-    /// One message, as [`mimebase::analyze`] takes it (mboxrd quoting undone).
-    Message(Vec<u8>),
-    /// Nothing to analyze: why.
+/// The bytes of a [`Message`], or why there are none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// One message, as [`analyze`](crate::analyze) takes it: for an mbox message, its `From `
+    /// line and the lines after it with the mboxrd quoting undone.
+    Bytes(Vec<u8>),
+    /// Nothing to analyze: the kind of failure and a sentence for people (the operating
+    /// system's error message, or the size and the limit).
     Error(ScanErrorKind, String),
 }
 
-impl Job {
+impl Message {
     fn error(source: Source, kind: ScanErrorKind, message: String) -> Self {
-        Job {
+        Message {
             source,
             input: Input::Error(kind, message),
         }
@@ -39,7 +83,7 @@ impl Job {
 
     fn too_large(source: Source, limit: u64) -> Self {
         let length = source.length.unwrap_or_default();
-        Job::error(
+        Message::error(
             source,
             ScanErrorKind::TooLarge,
             format!(
@@ -50,20 +94,22 @@ impl Job {
 }
 
 /// The path as written in records and on stderr.
-pub(crate) fn display(path: &Path) -> String {
+fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// The paths to scan: those given as arguments, then those read from a `--paths-from` list.
-/// A list that cannot be read yields an error for it and ends.
-pub(crate) struct Roots {
+/// The paths to read: those given, then those read from a list of paths (`scan
+/// --paths-from`). Yields `Err(Found::Error)` for a list that cannot be opened or read (or
+/// holds a "path" of more than 64 KiB: not a list of paths), and then ends.
+pub struct Roots {
     arguments: std::vec::IntoIter<PathBuf>,
     list: Option<PathList>,
 }
 
 impl Roots {
     /// `arguments`, then the paths of `list` (its name, `-` for standard input), separated by
-    /// `separator` (`\n` or NUL).
+    /// `separator` (`b'\n'`, where a `\r` before it is dropped too, or NUL); empty entries
+    /// are skipped. The list is opened here and read as the paths are asked for.
     pub fn new(arguments: Vec<PathBuf>, list: Option<(&Path, u8)>) -> Self {
         Roots {
             arguments: arguments.into_iter(),
@@ -169,15 +215,27 @@ fn path_from_bytes(bytes: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
-/// What walking the roots finds.
-pub(crate) enum Found {
+/// What walking the roots finds; [`open`] reads it.
+#[derive(Debug)]
+pub enum Found {
     /// A file to read: one message, or an mbox file (told by its first bytes) unless it is
     /// a Maildir message.
-    File { path: PathBuf, in_maildir: bool },
+    File {
+        /// The file: a root, or a root joined with the names below it.
+        path: PathBuf,
+        /// Found in a Maildir's `cur/` or `new/`: one message, whatever its first bytes.
+        in_maildir: bool,
+    },
     /// `-`: standard input, read as a file.
     Stdin,
-    /// A path that could not be walked.
-    Error { path: PathBuf, error: io::Error },
+    /// A path that could not be walked (a missing root, a directory that cannot be listed,
+    /// a dangling symbolic link).
+    Error {
+        /// The path that failed.
+        path: PathBuf,
+        /// The operating system's error.
+        error: io::Error,
+    },
 }
 
 /// What is left to walk, innermost last.
@@ -199,12 +257,13 @@ enum Pending {
 /// (Maildir++ `.Folder`s, in byte order); its other files (indexes, `subscriptions`, …) are not
 /// messages and are passed over. Symbolic links found in a directory are followed to files,
 /// not into directories, so that a link cannot make the walk loop.
-pub(crate) struct Walker {
+pub struct Walker {
     roots: Roots,
     stack: Vec<Pending>,
 }
 
 impl Walker {
+    /// A walk over `roots`, none of it read yet.
     pub fn new(roots: Roots) -> Self {
         Walker {
             roots,
@@ -334,19 +393,25 @@ fn is_maildir(dir: &Path) -> bool {
 }
 
 /// What a found path holds.
-pub(crate) enum Opened {
+pub enum Opened {
     /// One message (a file, standard input), or the failure that stands for the path.
-    One(Job),
+    One(Message),
     /// An mbox file: its messages, read or split as they are asked for.
-    Many(Box<dyn Iterator<Item = Job> + Send>),
+    Many(Box<dyn Iterator<Item = Message> + Send>),
 }
 
 /// Opens what the walker found, reading no message larger than `limit` bytes into memory.
 ///
 /// A regular file no larger than the limit is read whole, with one `read`, and an mbox file
-/// among them split in memory ([`split_mbox`]); a larger one, or standard input, streams
-/// through [`Mbox`], which holds one message at a time and none over the limit.
-pub(crate) fn open(found: Found, limit: u64) -> Opened {
+/// among them split in memory; a larger one, or standard input, streams through [`Mbox`],
+/// which holds one message at a time and none over the limit. A file is an mbox file when its
+/// first five bytes are `From ` and it was not found in a Maildir.
+///
+/// A path that cannot be opened or read gives one [`Message`] with [`ScanErrorKind::Read`]
+/// (its [`Source`] knowing only the path); a message over `limit` bytes gives one with
+/// [`ScanErrorKind::TooLarge`] and its length (counted, not kept), and the rest of an mbox
+/// file is still read.
+pub fn open(found: Found, limit: u64) -> Opened {
     match found {
         Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
         Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
@@ -375,14 +440,14 @@ fn read_whole(name: String, file: File, size: u64, in_maildir: bool, limit: u64)
     if bytes.len() as u64 > limit {
         // It grew since its size was taken.
         let source = Source::file(name, bytes.len() as u64);
-        return Opened::One(Job::too_large(source, limit));
+        return Opened::One(Message::too_large(source, limit));
     }
     if !in_maildir && bytes.starts_with(b"From ") {
         return Opened::Many(Box::new(MboxInMemory::new(name, bytes)));
     }
-    Opened::One(Job {
+    Opened::One(Message {
         source: Source::file(name, bytes.len() as u64),
-        input: Input::Message(bytes),
+        input: Input::Bytes(bytes),
     })
 }
 
@@ -404,7 +469,7 @@ fn stream(
         return Opened::Many(Box::new(Mbox::new(name, reader, limit)));
     }
     if let Some(size) = size.filter(|&size| size > limit) {
-        return Opened::One(Job::too_large(Source::file(name, size), limit));
+        return Opened::One(Message::too_large(Source::file(name, size), limit));
     }
     let mut message = head;
     let more = limit.saturating_add(1).saturating_sub(message.len() as u64);
@@ -416,37 +481,38 @@ fn stream(
         // Its size was not known: count the rest, unread.
         drop(message);
         return Opened::One(match io::copy(&mut reader, &mut io::sink()) {
-            Ok(rest) => Job::too_large(Source::file(name, length + rest), limit),
+            Ok(rest) => Message::too_large(Source::file(name, length + rest), limit),
             Err(error) => read_error(name, &error),
         });
     }
-    Opened::One(Job {
+    Opened::One(Message {
         source: Source::file(name, length),
-        input: Input::Message(message),
+        input: Input::Bytes(message),
     })
 }
 
-fn read_error(name: String, error: &io::Error) -> Job {
-    Job::error(
+fn read_error(name: String, error: &io::Error) -> Message {
+    Message::error(
         Source::unknown(name),
         ScanErrorKind::Read,
         error.to_string(),
     )
 }
 
-/// Every message of every file the walker finds, in order: the [`Job`]s of a scan on one
-/// thread.
-pub(crate) struct Jobs {
+/// Every message of every file the walker finds, in order: each [`Found`] [`open`]ed, an mbox
+/// file's messages one after another. This is what `scan --jobs 1` analyzes.
+pub struct Messages {
     walker: Walker,
     limit: u64,
     /// The rest of the mbox file being read.
-    mbox: Option<Box<dyn Iterator<Item = Job> + Send>>,
+    mbox: Option<Box<dyn Iterator<Item = Message> + Send>>,
 }
 
-impl Jobs {
-    /// `limit`: the largest message, in bytes, that is read into memory.
+impl Messages {
+    /// `limit`: the largest message, in bytes, that is read into memory; a larger one is a
+    /// [`ScanErrorKind::TooLarge`] message.
     pub fn new(walker: Walker, limit: u64) -> Self {
-        Jobs {
+        Messages {
             walker,
             limit,
             mbox: None,
@@ -454,10 +520,10 @@ impl Jobs {
     }
 }
 
-impl Iterator for Jobs {
-    type Item = Job;
+impl Iterator for Messages {
+    type Item = Message;
 
-    fn next(&mut self) -> Option<Job> {
+    fn next(&mut self) -> Option<Message> {
         loop {
             if let Some(mbox) = &mut self.mbox {
                 match mbox.next() {
@@ -494,9 +560,9 @@ impl MboxInMemory {
 }
 
 impl Iterator for MboxInMemory {
-    type Item = Job;
+    type Item = Message;
 
-    fn next(&mut self) -> Option<Job> {
+    fn next(&mut self) -> Option<Message> {
         let range = self.ranges.pop()?;
         let source = Source::mbox(self.name.clone(), range.start as u64, range.len() as u64);
         let mut message = if self.ranges.is_empty() && range.start == 0 {
@@ -508,9 +574,9 @@ impl Iterator for MboxInMemory {
             self.bytes.get(range).unwrap_or_default().to_vec()
         };
         unquote(&mut message);
-        Some(Job {
+        Some(Message {
             source,
-            input: Input::Message(message),
+            input: Input::Bytes(message),
         })
     }
 }
@@ -572,9 +638,14 @@ fn unquote(message: &mut Vec<u8>) {
     *message = unquoted;
 }
 
-/// The messages of an mbox file, read a line at a time (see `mimebase::scan` for the
-/// boundaries and the unquoting).
-pub(crate) struct Mbox<R> {
+/// The messages of an mbox file, read a line at a time from any reader (a file, a pipe,
+/// standard input), each with its offset and length in the stream: the boundaries and the
+/// mboxrd unquoting are those the [`scan`](crate::scan) module documents. At most one
+/// message, and none over the limit, is held in memory, plus a 64 KiB read buffer.
+///
+/// A read error ends the iteration with one [`ScanErrorKind::Read`] message at the offset
+/// where the message being read started (its `length` unknown).
+pub struct Mbox<R> {
     name: String,
     reader: Chunks<R>,
     limit: u64,
@@ -584,7 +655,9 @@ pub(crate) struct Mbox<R> {
 }
 
 impl<R: Read> Mbox<R> {
-    /// `reader` is positioned at the start of the file, on a `From ` line.
+    /// The messages of `reader`, positioned at the start of an mbox file (on its first `From `
+    /// line), each [`Source`] with `name` as its path; a message over `limit` bytes is
+    /// counted, not kept, and becomes a [`ScanErrorKind::TooLarge`] message.
     pub fn new(name: String, reader: R, limit: u64) -> Self {
         Mbox {
             name,
@@ -596,7 +669,7 @@ impl<R: Read> Mbox<R> {
     }
 
     /// The message that starts here, on its `From ` line; `None` at the end of the file.
-    fn read_message(&mut self) -> io::Result<Option<Job>> {
+    fn read_message(&mut self) -> io::Result<Option<Message>> {
         let start = self.position;
         if self.reader.head()?.is_empty() {
             return Ok(None);
@@ -633,11 +706,11 @@ impl<R: Read> Mbox<R> {
         }
         let source = Source::mbox(self.name.clone(), start, length);
         Ok(Some(match message {
-            Some(message) => Job {
+            Some(message) => Message {
                 source,
-                input: Input::Message(message),
+                input: Input::Bytes(message),
             },
-            None => Job::too_large(source, self.limit),
+            None => Message::too_large(source, self.limit),
         }))
     }
 
@@ -696,9 +769,9 @@ impl<R: Read> Mbox<R> {
 }
 
 impl<R: Read> Iterator for Mbox<R> {
-    type Item = Job;
+    type Item = Message;
 
-    fn next(&mut self) -> Option<Job> {
+    fn next(&mut self) -> Option<Message> {
         if self.done {
             return None;
         }
@@ -713,7 +786,11 @@ impl<R: Read> Iterator for Mbox<R> {
                 self.done = true;
                 let mut source = Source::mbox(self.name.clone(), start, 0);
                 source.length = None;
-                Some(Job::error(source, ScanErrorKind::Read, error.to_string()))
+                Some(Message::error(
+                    source,
+                    ScanErrorKind::Read,
+                    error.to_string(),
+                ))
             }
         }
     }
@@ -811,7 +888,7 @@ mod tests {
         Mbox::new("m".to_owned(), Trickle(mbox, chunk), limit)
             .map(|job| {
                 let input = match job.input {
-                    Input::Message(bytes) => Ok(bytes),
+                    Input::Bytes(bytes) => Ok(bytes),
                     Input::Error(kind, _) => Err(kind),
                 };
                 (
@@ -857,7 +934,7 @@ mod tests {
     fn split_in_memory(mbox: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, ScanErrorKind>)> {
         MboxInMemory::new("m".to_owned(), mbox.to_vec())
             .map(|job| {
-                let Input::Message(bytes) = job.input else {
+                let Input::Bytes(bytes) = job.input else {
                     panic!("no error in memory")
                 };
                 (

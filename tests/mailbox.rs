@@ -1,0 +1,149 @@
+//! `mimebase::mailbox` used as a library, the way an indexer written in Rust reads an archive
+//! without the command line: a directory holding a Maildir and an mbox file, built at run time.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use mimebase::mailbox::{Input, Mbox, Message, Messages, Roots, Walker};
+use mimebase::scan::{Format, ScanErrorKind, Source};
+use pretty_assertions::assert_eq;
+
+/// A fresh directory for one test.
+fn workdir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// `(path relative to dir, format, offset, length, bytes or error kind)` of each message.
+type Seen = (
+    String,
+    Option<Format>,
+    Option<u64>,
+    Option<u64>,
+    Result<String, ScanErrorKind>,
+);
+
+fn seen(dir: &Path, messages: impl Iterator<Item = Message>) -> Vec<Seen> {
+    messages
+        .map(|Message { source, input }| {
+            let path = source
+                .path
+                .strip_prefix(&format!("{}/", dir.display()))
+                .unwrap_or(&source.path)
+                .to_owned();
+            let input = match input {
+                Input::Bytes(bytes) => Ok(String::from_utf8(bytes).unwrap()),
+                Input::Error(kind, _) => Err(kind),
+            };
+            (path, source.format, source.offset, source.length, input)
+        })
+        .collect()
+}
+
+#[test]
+fn walks_maildir_then_mbox_with_offsets_and_limit() {
+    let dir = workdir("mailbox-walk");
+    let maildir = dir.join("a-maildir");
+    write(&maildir.join("cur/1:2,S"), b"Subject: cur\n\nx\n");
+    write(
+        &maildir.join("new/2"),
+        b"From not an mbox in a Maildir\n\ny\n",
+    );
+    write(&maildir.join("tmp/3"), b"Subject: being delivered\n\n");
+    fs::create_dir_all(maildir.join(".Sent/cur")).unwrap();
+    write(&maildir.join(".Sent/new/4"), b"Subject: sent\n\n");
+    let first = b"From a@b Mon Jan  1 00:00:00 2024\nSubject: 1\n\n>From quoted\n";
+    let big = b"From c@d Mon Jan  1 00:00:00 2024\nSubject: 2\n\n0123456789012345678901234567890\n";
+    let third = b"From e@f Mon Jan  1 00:00:00 2024\nSubject: 3\n\nok\n";
+    let mbox = [&first[..], b"\n", big, b"\n", third].concat();
+    write(&dir.join("b.mbox"), &mbox);
+
+    let roots = Roots::new(vec![dir.clone(), dir.join("missing")], None);
+    let messages = seen(&dir, Messages::new(Walker::new(roots), 70));
+    let file = Some(Format::File);
+    let in_mbox = Some(Format::Mbox);
+    let big_offset = first.len() as u64 + 1;
+    let third_offset = big_offset + big.len() as u64 + 1;
+    assert_eq!(
+        messages,
+        vec![
+            (
+                "a-maildir/cur/1:2,S".into(),
+                file,
+                Some(0),
+                Some(16),
+                Ok("Subject: cur\n\nx\n".into())
+            ),
+            (
+                "a-maildir/new/2".into(),
+                file,
+                Some(0),
+                Some(33),
+                Ok("From not an mbox in a Maildir\n\ny\n".into())
+            ),
+            (
+                "a-maildir/.Sent/new/4".into(),
+                file,
+                Some(0),
+                Some(15),
+                Ok("Subject: sent\n\n".into())
+            ),
+            (
+                "b.mbox".into(),
+                in_mbox,
+                Some(0),
+                Some(first.len() as u64),
+                Ok("From a@b Mon Jan  1 00:00:00 2024\nSubject: 1\n\nFrom quoted\n".into()),
+            ),
+            (
+                "b.mbox".into(),
+                in_mbox,
+                Some(big_offset),
+                Some(big.len() as u64),
+                Err(ScanErrorKind::TooLarge)
+            ),
+            (
+                "b.mbox".into(),
+                in_mbox,
+                Some(third_offset),
+                Some(third.len() as u64),
+                Ok(String::from_utf8(third.to_vec()).unwrap())
+            ),
+            ("missing".into(), None, None, None, Err(ScanErrorKind::Read)),
+        ]
+    );
+}
+
+#[test]
+fn mbox_streams_from_any_reader() {
+    let mbox: &[u8] = b"From a\n\none\n\nFrom b\r\n\r\n>>From two\r\n";
+    let messages: Vec<(Source, String)> = Mbox::new("-".to_owned(), mbox, 1 << 20)
+        .map(|m| match m.input {
+            Input::Bytes(bytes) => (m.source, String::from_utf8(bytes).unwrap()),
+            Input::Error(kind, why) => panic!("{kind:?}: {why}"),
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            (Source::mbox("-", 0, 12), "From a\n\none\n".to_owned()),
+            (
+                Source::mbox("-", 13, 22),
+                "From b\r\n\r\n>From two\r\n".to_owned()
+            ),
+        ]
+    );
+}
