@@ -407,7 +407,10 @@ pub enum Opened {
 /// which holds one message at a time and none over the limit. A file is an mbox file when its
 /// first five bytes are `From ` and it was not found in a Maildir.
 ///
-/// A path that cannot be opened or read gives one [`Message`] with [`ScanErrorKind::Read`]
+/// A Maildir message renamed since the walker listed it (moved from `new/` to `cur/`, or its
+/// flags changed) is found again by its unique name, and its [`Source`] gives the path it
+/// was read from. A path that cannot be opened or read gives one [`Message`] with
+/// [`ScanErrorKind::Read`]
 /// (its [`Source`] knowing only the path); a message over `limit` bytes gives one with
 /// [`ScanErrorKind::TooLarge`] and its length (counted, not kept), and the rest of an mbox
 /// file is still read.
@@ -416,8 +419,20 @@ pub fn open(found: Found, limit: u64) -> Opened {
         Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
         Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
         Found::File { path, in_maildir } => {
+            let (path, opened) = match File::open(&path) {
+                Err(error) if in_maildir && error.kind() == io::ErrorKind::NotFound => {
+                    match relocated(&path) {
+                        Some(moved) => {
+                            let opened = File::open(&moved);
+                            (moved, opened)
+                        }
+                        None => (path, Err(error)),
+                    }
+                }
+                opened => (path, opened),
+            };
             let name = display(&path);
-            match File::open(&path).and_then(|file| Ok((file.metadata()?, file))) {
+            match opened.and_then(|file| Ok((file.metadata()?, file))) {
                 Err(error) => Opened::One(read_error(name, &error)),
                 Ok((metadata, file)) if metadata.is_file() && metadata.len() <= limit => {
                     read_whole(name, file, metadata.len(), in_maildir, limit)
@@ -429,6 +444,32 @@ pub fn open(found: Found, limit: u64) -> Opened {
             }
         }
     }
+}
+
+/// Where a Maildir message listed at `path` (in `cur/` or `new/`) is now, when it is no longer
+/// there: a mail client delivers to `new/`, moves a message to `cur/` once seen, and renames
+/// it there whenever its flags change, and any of that may happen between the listing and
+/// the opening. The message keeps its unique name, the file name up to the `:` that starts
+/// the info (`1700000000.M1P2.host:2,S`), so it is looked for in the Maildir's `cur/` then
+/// `new/` under a name that is the unique name alone or followed by `:`. `None` when it is in
+/// neither (it was deleted).
+fn relocated(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.as_encoded_bytes();
+    let unique = name.split(|&b| b == b':').next()?;
+    let maildir = path.parent()?.parent()?;
+    ["cur", "new"].into_iter().find_map(|folder| {
+        fs::read_dir(maildir.join(folder))
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|entry| {
+                let candidate = entry.file_name();
+                let candidate = candidate.as_encoded_bytes();
+                candidate
+                    .strip_prefix(unique)
+                    .is_some_and(|info| info.is_empty() || info.starts_with(b":"))
+            })
+            .map(|entry| entry.path())
+    })
 }
 
 /// A regular file of `size` bytes, no more than the limit.

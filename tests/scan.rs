@@ -542,3 +542,42 @@ fn many_mbox_files_and_files_in_parallel_keep_input_order() {
         }
     }
 }
+
+/// A Rust consumer reads `scan` output back into the library's types: every line of a scan
+/// of the corpus's messages deserializes into a `ScanLine`, equals what the library itself makes of the
+/// same message (read with `mimebase::mailbox`, analyzed in this process), and serializes
+/// back to the very bytes `scan` wrote.
+#[test]
+fn scan_output_reads_back_into_the_library_types() {
+    use mimebase::mailbox::{Input, Messages, Roots, Walker};
+    use mimebase::scan::ScanLine;
+
+    // The bench corpus too would take a minute in a debug build: the library-side round trip
+    // over it is in tests/corpus.rs.
+    let roots = ["../shared/corpus/messages"];
+    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(["scan", "--jobs", "2"])
+        .args(roots)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let options = mimebase::Options::new();
+    let walker = Walker::new(Roots::new(roots.iter().map(PathBuf::from).collect(), None));
+    let mut expected = Messages::new(walker, 64 << 20);
+    let mut lines = 0;
+    for line in stdout.lines() {
+        let read: ScanLine<'static> =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(serde_json::to_string(&read).unwrap(), line);
+        let message = expected.next().unwrap();
+        let Input::Bytes(bytes) = &message.input else {
+            panic!("{:?}", message.source)
+        };
+        let report = mimebase::analyze(bytes, &options);
+        assert_eq!(read, ScanLine::message(&message.source, &report));
+        lines += 1;
+    }
+    assert!(expected.next().is_none());
+    assert!(lines >= 75, "{lines} lines");
+}

@@ -125,14 +125,8 @@ fn process(job: Message, options: &Options) -> Done {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
                 let mut line = Vec::with_capacity(raw.len() / 2 + 256);
-                serde_json::to_writer(
-                    &mut line,
-                    &ScanLine::Message {
-                        source: &source,
-                        report: &report,
-                    },
-                )
-                .map(|()| (line, report.urls.len()))
+                serde_json::to_writer(&mut line, &ScanLine::message(&source, &report))
+                    .map(|()| (line, report.urls.len()))
             }));
             match analyzed {
                 Ok(Ok((mut line, urls))) => {
@@ -159,12 +153,7 @@ fn process(job: Message, options: &Options) -> Done {
 
 /// The error line for `source`, and its line on stderr.
 fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
-    let mut line = serde_json::to_vec(&ScanLine::Error {
-        source,
-        kind,
-        message,
-    })
-    .unwrap_or_default();
+    let mut line = serde_json::to_vec(&ScanLine::error(source, kind, message)).unwrap_or_default();
     line.push(b'\n');
     let place = match source.offset {
         Some(offset) if source.format == Some(mimebase::scan::Format::Mbox) => {
