@@ -228,8 +228,15 @@ pub enum Found {
     },
     /// `-`: standard input, read as a file.
     Stdin,
-    /// A path that could not be walked (a missing root, a directory that cannot be listed,
-    /// a dangling symbolic link).
+    /// A symbolic link found in a directory whose target does not exist: nothing to read,
+    /// and not a failure ([`open`] gives no message for it), since a link left behind by a
+    /// deleted file is common in mail archives. A root that is a dangling link is an
+    /// [`Error`](Found::Error).
+    DanglingLink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A path that could not be walked (a missing root, a directory that cannot be listed).
     Error {
         /// The path that failed.
         path: PathBuf,
@@ -255,20 +262,38 @@ enum Pending {
 /// files of `cur/`, then `new/` (not those whose names start with `.`, and never `tmp/`, where
 /// deliveries are still being written), then its subfolders that are Maildirs themselves
 /// (Maildir++ `.Folder`s, in byte order); its other files (indexes, `subscriptions`, …) are not
-/// messages and are passed over. Symbolic links found in a directory are followed to files,
-/// not into directories, so that a link cannot make the walk loop.
+/// messages and are passed over. Other entries whose names begin with `.` are passed over
+/// unless [`Walker::with_hidden`]. Symbolic links found in a directory are followed to files,
+/// not into directories, so that a link cannot make the walk loop; a link to nothing is
+/// [`Found::DanglingLink`].
 pub struct Walker {
     roots: Roots,
     stack: Vec<Pending>,
+    hidden: bool,
 }
 
 impl Walker {
-    /// A walk over `roots`, none of it read yet.
+    /// A walk over `roots`, none of it read yet, that passes over hidden files and
+    /// directories.
     pub fn new(roots: Roots) -> Self {
         Walker {
             roots,
             stack: Vec::new(),
+            hidden: false,
         }
+    }
+
+    /// With `true`, files and directories whose names begin with `.` are walked too.
+    ///
+    /// ### Default
+    ///
+    /// `false`: such entries of a directory are passed over, as `ls`, `fd` and `ripgrep` do,
+    /// so that `.git/` or an editor's `.swp` file is not read as mail. A root is walked
+    /// whatever its name, and a Maildir's Maildir++ folders (`.Sent`, `.Archive`) are
+    /// always walked, being part of the Maildir.
+    pub fn with_hidden(mut self, hidden: bool) -> Self {
+        self.hidden = hidden;
+        self
     }
 
     /// Pushes what is inside `dir`; an error when it cannot be listed.
@@ -292,6 +317,7 @@ impl Walker {
                 entries
                     .into_iter()
                     .rev()
+                    .filter(|(path, _)| self.hidden || !is_hidden(path))
                     .map(|(path, file_type)| Pending::Entry(path, file_type)),
             );
         }
@@ -341,6 +367,9 @@ impl Iterator for Walker {
                                 in_maildir: false,
                             });
                         }
+                        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                            return Some(Found::DanglingLink { path });
+                        }
                         Err(error) => return Some(Found::Error { path, error }),
                     }
                 }
@@ -388,6 +417,12 @@ fn list(dir: &Path) -> io::Result<Vec<(PathBuf, FileType)>> {
         .collect())
 }
 
+/// True when the file name begins with `.`.
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.as_encoded_bytes().starts_with(b"."))
+}
+
 fn is_maildir(dir: &Path) -> bool {
     dir.join("cur").is_dir() && dir.join("new").is_dir()
 }
@@ -417,6 +452,7 @@ pub enum Opened {
 pub fn open(found: Found, limit: u64) -> Opened {
     match found {
         Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
+        Found::DanglingLink { .. } => Opened::Many(Box::new(std::iter::empty())),
         Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
         Found::File { path, in_maildir } => {
             let (path, opened) = match File::open(&path) {
