@@ -743,5 +743,9 @@ fn progress_bar_on_a_terminal_is_never_glued_to_output() {
     let drawn = String::from_utf8_lossy(&output.stdout);
     assert!(drawn.contains("1 message, 1 error, "), "{drawn}");
     assert!(!drawn.contains("counting"), "{drawn}");
-    assert!(shown.iter().any(|l| l.starts_with("mimebase: scan: 2 messages,")));
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.starts_with("mimebase: scan: 2 messages,"))
+    );
 }
