@@ -301,10 +301,7 @@ fn process(message: Message, options: &Options) -> String {
         Input::Bytes(raw) => {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
-                serde_json::to_string(&ScanLine::Message {
-                    source: &source,
-                    report: &report,
-                })
+                serde_json::to_string(&ScanLine::message(&source, &report))
             }));
             match analyzed {
                 Ok(Ok(line)) => line,
@@ -322,12 +319,7 @@ fn process(message: Message, options: &Options) -> String {
 
 /// The error line for `source`.
 fn error_line(source: &Source, kind: ScanErrorKind, message: &str) -> String {
-    serde_json::to_string(&ScanLine::Error {
-        source,
-        kind,
-        message,
-    })
-    .unwrap_or_default()
+    serde_json::to_string(&ScanLine::error(source, kind, message)).unwrap_or_default()
 }
 
 /// A lock whose holder never panics while holding it (nothing here does), taken even if
