@@ -437,6 +437,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
             resolved: Option<String>,
             #[serde(default)]
             unresolved: Option<Unresolved>,
+            #[serde(default)]
+            error: Option<String>,
             base: BaseRecord,
             resolver: Resolver,
         }
@@ -480,6 +482,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             reference: wire.reference,
             resolved: wire.resolved,
             unresolved: wire.unresolved,
+            error: wire.error,
             base: wire.base,
             resolver: wire.resolver,
         })

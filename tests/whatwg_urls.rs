@@ -386,3 +386,16 @@ fn bases_of_entities_and_html_parts_stay_absolute_with_rfc3986() {
         "/foo/baz"
     );
 }
+
+/// The `error` field reads back from JSON (the report types deserialize).
+#[test]
+fn url_records_with_an_error_read_back() {
+    let report = report("absolute-no-base.eml", Resolver::Whatwg);
+    let rejected = &report.urls[1];
+    assert!(rejected.error.is_some());
+    for record in &report.urls {
+        let json = serde_json::to_string(record).unwrap();
+        let back: mimebase::UrlRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(&back, record, "{json}");
+    }
+}
