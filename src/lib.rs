@@ -53,6 +53,8 @@ mod options;
 pub mod report;
 mod rewrite;
 pub mod scan;
+#[doc(hidden)]
+pub mod stages;
 pub mod url;
 
 pub use analyze::analyze;

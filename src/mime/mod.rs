@@ -10,7 +10,7 @@
 //! parsers (`parse_content_type`) and its decoders do not have these problems, and we use them.
 
 pub(crate) mod header;
-mod transfer;
+pub(crate) mod transfer;
 
 use std::borrow::Cow;
 use std::ops::Range;
