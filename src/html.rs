@@ -167,6 +167,38 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (HTML standard §4.2.5.3).
 const HTTP_EQUIV: &str = "http-equiv";
 
+/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`] and [`HTTP_EQUIV`] at
+/// compile time: bit `first byte % 32` of entry `length % 16` is set for every name the scan
+/// keeps. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
+const NAME_FILTER: [u32; 16] = name_filter();
+
+// Indexing in a `const fn` runs at compile time: out of bounds would fail the build, and
+// `%` keeps every index in bounds.
+#[allow(clippy::indexing_slicing)]
+const fn name_filter() -> [u32; 16] {
+    let mut filter = [0u32; 16];
+    let mut i = 0;
+    while i <= URL_ATTRIBUTES.len() {
+        let name = if i < URL_ATTRIBUTES.len() {
+            URL_ATTRIBUTES[i].name.as_bytes()
+        } else {
+            HTTP_EQUIV.as_bytes()
+        };
+        filter[name.len() % 16] |= 1 << (name[0] % 32);
+        i += 1;
+    }
+    filter
+}
+
+/// False when no name the scan keeps can be `attribute` (see [`NAME_FILTER`]).
+fn may_be_kept(attribute: &[u8]) -> bool {
+    attribute.first().is_some_and(|&first| {
+        NAME_FILTER
+            .get(attribute.len() % 16)
+            .is_some_and(|bits| bits & (1 << (first % 32)) != 0)
+    })
+}
+
 /// The row of [`URL_ATTRIBUTES`] for `attribute` on `tag` (both lowercase), if any.
 fn url_attribute(tag: &[u8], attribute: &[u8]) -> Option<&'static UrlAttribute> {
     URL_ATTRIBUTES.iter().find(|row| {
@@ -399,6 +431,9 @@ impl ScanState {
             return;
         }
         self.attribute_done = true;
+        if !may_be_kept(&self.attribute) {
+            return;
+        }
         let (name, kind) = if self.tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
             (HTTP_EQUIV, None)
         } else {
