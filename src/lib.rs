@@ -45,6 +45,8 @@
 mod analyze;
 mod base;
 mod css;
+#[doc(hidden)]
+pub mod fuzzing;
 mod headers;
 mod html;
 pub mod mailbox;

@@ -38,6 +38,11 @@ pub(crate) struct Field {
     /// followed by white space removed) and trimmed; 8-bit bytes that are not UTF-8 become
     /// U+FFFD. Empty for the other fields.
     pub value: String,
+    /// The name as written: its bytes in the buffer the header was read from.
+    pub raw_name: Range<usize>,
+    /// The value as written (after the colon, folded, without the final line break): its
+    /// bytes in that buffer.
+    pub raw_value: Range<usize>,
 }
 
 impl Field {
@@ -86,18 +91,23 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
     let mut problem = None;
     // (name, start of the value) of the field being read; it ends where the next line that
     // is not a continuation starts.
-    let mut current: Option<(Option<&'static str>, usize)> = None;
+    let mut current: Option<(Option<&'static str>, Range<usize>, usize)> = None;
     let finish = |fields: &mut Vec<Field>,
-                  current: &mut Option<(Option<&'static str>, usize)>,
+                  current: &mut Option<(Option<&'static str>, Range<usize>, usize)>,
                   at: usize| {
-        if let Some((name, value_start)) = current.take() {
+        if let Some((name, raw_name, value_start)) = current.take() {
+            let raw_end = trim_line_break(raw, value_start, at);
             let value = if name.is_some() {
-                let raw_end = trim_line_break(raw, value_start, at);
                 unfold(raw.get(value_start..raw_end).unwrap_or_default())
             } else {
                 String::new()
             };
-            fields.push(Field { name, value });
+            fields.push(Field {
+                name,
+                value,
+                raw_name,
+                raw_value: value_start..raw_end,
+            });
         }
     };
     let (header_end, body_start) = loop {
@@ -121,9 +131,9 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         match line.first() {
             Some(b' ' | b'\t') if current.is_some() => {}
             _ => match field_name(line) {
-                Some((name, colon)) => {
+                Some((name, name_len, colon)) => {
                     finish(&mut fields, &mut current, pos);
-                    current = Some((name, pos + colon + 1));
+                    current = Some((name, pos..pos + name_len, pos + colon + 1));
                 }
                 None => {
                     finish(&mut fields, &mut current, pos);
@@ -146,9 +156,9 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
     }
 }
 
-/// If `line` starts a field: its name as one of [`READ_FIELDS`] (`None` for another name)
-/// and the offset of its colon.
-fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize)> {
+/// If `line` starts a field: its name as one of [`READ_FIELDS`] (`None` for another name),
+/// the name's length and the offset of its colon.
+fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize, usize)> {
     let colon = memchr(b':', line)?;
     let name = line.get(..colon)?;
     let name = trim_end_wsp(name);
@@ -159,7 +169,7 @@ fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize)> {
         .iter()
         .find(|known| known.as_bytes().eq_ignore_ascii_case(name))
         .copied();
-    Some((read, colon))
+    Some((read, name.len(), colon))
 }
 
 fn trim_end_wsp(bytes: &[u8]) -> &[u8] {
