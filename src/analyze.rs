@@ -14,8 +14,10 @@ use crate::report::{
 };
 use crate::url::{Resolver, has_scheme};
 
-/// Finds every entity of `raw`, its base and where the base came from (SPEC §3), and every
-/// URL in its headers and HTML body, resolved (SPEC §4, §5).
+/// Finds every entity of `raw`, its base and where the base came from (see
+/// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
+/// (see [`UrlSource`](crate::UrlSource)), resolved with the chosen
+/// [`Resolver`](crate::Resolver).
 ///
 /// `raw` is one message as stored (RFC 5322 with MIME; LF or CRLF line endings; a leading
 /// mbox `From ` line is skipped).
@@ -24,7 +26,7 @@ use crate::url::{Resolver, has_scheme};
 ///
 /// None: the function is total over its input. Whatever is wrong with the message becomes a
 /// [`Diagnostic`] in the report, and everything that could be read is still reported
-/// (SPEC §7, §8).
+/// (limits are [`Options`](crate::Options), each with its default).
 ///
 /// # Example
 ///
@@ -144,7 +146,8 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
     }
 }
 
-/// The URL of `reference` against `base` (SPEC §4): resolved when there is a base, reported
+/// The URL of `reference` against `base` with the chosen resolver: resolved when there is
+/// a base, reported
 /// as it is when absolute, unresolved otherwise.
 fn resolve(
     resolver: Resolver,
@@ -161,8 +164,9 @@ fn resolve(
     }
 }
 
-/// The URLs of the entity's header fields (SPEC §5): the base fields against the outer base
-/// (SPEC §3 step 2); the RFC 2369 lists, `Archived-At` and the `URL` parameter of a
+/// The URLs of the entity's header fields: the base fields against the outer base
+/// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
+/// parameter of a
 /// `message/external-body` `Content-Type` (RFC 2017) against the header-level base.
 fn header_urls(
     entity: &Entity,
@@ -222,7 +226,8 @@ struct HtmlState {
 }
 
 /// Decodes and scans an HTML body, records its URLs and returns its effective base (the
-/// content base, SPEC §3 step 1, when it has a usable `<base href>`, else `header_base`) and
+/// content base, base precedence step 1, when it has a usable `<base href>`, else
+/// `header_base`) and
 /// what was scanned; `None` when the part was not scanned (decoded size limit).
 fn html_urls(
     bytes: &[u8],
@@ -263,7 +268,7 @@ fn html_urls(
     let resolver = options.resolver();
     let mut kept = Vec::with_capacity(scan.urls.len());
     for (index, mut found) in scan.urls.into_iter().enumerate() {
-        // The <base href> itself resolves against the header-level base (SPEC §3 step 1).
+        // The <base href> itself resolves against the header-level base (base precedence step 1).
         let against = if Some(index) == scan.base {
             header_base
         } else {

@@ -158,27 +158,30 @@ impl From<std::ops::Range<usize>> for ByteRange {
     }
 }
 
-/// Where a base URL came from (SPEC §3). Serialized as the strings given on each variant.
+/// Where a base URL came from ([base precedence](crate#base-precedence)). Serialized as the
+/// strings given on each variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BaseSource {
-    /// `html:base`: the first `<base href>` of an HTML body (SPEC §3 step 1, RFC 1808 §3.1).
+    /// `html:base`: the first `<base href>` of an HTML body (base precedence step 1,
+    /// RFC 1808 §3.1).
     HtmlBase,
-    /// `header:Base`: the entity's `Base:` field (SPEC §3 step 2, RFC 1808 §3.1).
+    /// `header:Base`: the entity's `Base:` field (base precedence step 2, RFC 1808 §3.1).
     HeaderBase,
     /// `header:Content-Base`: the entity's `Content-Base:` field (RFC 2110 §4.2).
     HeaderContentBase,
     /// `header:Content-Location`: the entity's `Content-Location:` field (RFC 2557 §4–5).
     HeaderContentLocation,
-    /// `inherited`: the encapsulating entity's header-level base (SPEC §3 step 3, RFC 1808
+    /// `inherited`: the encapsulating entity's header-level base (base precedence step 3, RFC 1808
     /// §3.2); [`BaseRecord::inherited_from`] names the entity that set it.
     Inherited,
-    /// `retrieval`: the URL the message was retrieved from (SPEC §3 step 4, RFC 1808 §3.3).
+    /// `retrieval`: the URL the message was retrieved from (base precedence step 4,
+    /// RFC 1808 §3.3).
     Retrieval,
     /// `thismessage`: with the `mhtml` profile, the root's base when nothing else gives one,
-    /// `thismessage:/` (SPEC §3 step 5 for that profile, RFC 2557 §5 (e)).
+    /// `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).
     ThisMessage,
-    /// `none`: no base (SPEC §3 step 5, RFC 1808 §3.4).
+    /// `none`: no base (base precedence step 5, RFC 1808 §3.4).
     None,
 }
 
@@ -224,7 +227,7 @@ pub struct BaseRecord {
 }
 
 impl BaseRecord {
-    /// No base (SPEC §3 step 5).
+    /// No base (base precedence step 5, RFC 1808 §3.4).
     pub fn none() -> Self {
         BaseRecord {
             url: None,
@@ -234,7 +237,7 @@ impl BaseRecord {
     }
 }
 
-/// Whether an entity is a message or a body part (SPEC §2).
+/// Whether an entity is a message or a body part (see [entities](crate#entities)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityKind {
@@ -268,11 +271,12 @@ pub struct EntityRecord {
     /// part, whose body with its transfer encoding undone is what the ranges index (that
     /// part's own ranges say where its body is, recursively).
     pub decoded_from: Option<PartId>,
-    /// The header-level base (SPEC §3 steps 2–5): what header URLs resolve against and what
+    /// The header-level base ([base precedence](crate#base-precedence) steps 2–5): what
+    /// header URLs resolve against and what
     /// body parts and encapsulated messages inherit.
     pub header_base: BaseRecord,
-    /// The effective base of the content: the first `<base href>` of an HTML body (SPEC §3
-    /// step 1) when there is one, else the header-level base.
+    /// The effective base of the content: the first `<base href>` of an HTML body (base
+    /// precedence step 1) when there is one, else the header-level base.
     pub base: BaseRecord,
 }
 
@@ -281,7 +285,7 @@ pub struct EntityRecord {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Unresolved {
-    /// The reference is relative and the entity has no base (SPEC §3 step 5).
+    /// The reference is relative and the entity has no base (base precedence step 5).
     NoBase,
     /// The resolver refused the pair (see [`ResolveError`](crate::url::ResolveError)).
     ResolverError,
@@ -291,7 +295,7 @@ pub enum Unresolved {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlSource {
-    /// A header field: serialized `header:<Name>` with the name as SPEC §5 spells it.
+    /// A header field: serialized `header:<Name>` with the field name's canonical spelling.
     Header {
         /// The field name, canonical spelling (`List-Unsubscribe`).
         name: &'static str,
@@ -331,7 +335,7 @@ impl fmt::Display for UrlSource {
     }
 }
 
-/// One URL found in the message (SPEC §5).
+/// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRecord {
     /// The entity it was found in.
@@ -437,7 +441,7 @@ pub enum DiagnosticKind {
     RewriteSkipped,
 }
 
-/// A problem found in the message. Never fatal: the walk goes on (SPEC §7).
+/// A problem found in the message. Never fatal: the walk goes on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// The entity it concerns; `None` for the message as a whole.

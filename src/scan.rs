@@ -1,4 +1,4 @@
-//! The records of `mimebase scan` (SPEC §6): one NDJSON line per message found in files,
+//! The records of `mimebase scan`: one NDJSON line per message found in files,
 //! directories, Maildir folders and mbox files, and one per input that could not be read.
 //!
 //! # Wire format (NDJSON)

@@ -462,7 +462,7 @@ fn stdin_cannot_be_read_twice() {
     assert!(run.stderr.starts_with("mimebase: scan: "), "{}", run.stderr);
 }
 
-/// SPEC §7 for batches: the whole shared corpus (messages, MHTML, and files that are not mail
+/// Bad input in batches: the whole shared corpus (messages, MHTML, and files that are not mail
 /// at all) goes through, with a summary and no panic.
 #[test]
 fn whole_corpus_completes_with_a_summary() {

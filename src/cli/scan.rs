@@ -116,7 +116,7 @@ impl Done {
 }
 
 /// Analyzes one job and writes its line. A panic inside the library becomes an `internal`
-/// error line, so that one message cannot end a batch (SPEC §6).
+/// error line, so that one message cannot end a batch.
 fn process(job: Message, options: &Options) -> Done {
     let Message { source, input } = job;
     let progress_bytes = source.length.unwrap_or_default();
