@@ -10,7 +10,8 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, Report, Unresolved, UrlRecord, UrlSource,
+    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Unresolved, UrlRecord,
+    UrlSource,
 };
 use crate::url::{Resolver, has_scheme};
 
@@ -38,6 +39,49 @@ use crate::url::{Resolver, has_scheme};
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
     analyze_in_detail(raw, options, false).report
+}
+
+/// [`analyze`], and the decoded text of every HTML part it scanned: what the byte ranges of
+/// that part's HTML URL records ([`UrlSource::Html`]'s `range`) index, so that
+/// `&text[range.start..range.end]` is the URL as written in the page.
+///
+/// The text is the part's body with its transfer encoding undone and converted to UTF-8 from
+/// its charset, as the scan saw it. A part that was not scanned (past
+/// [`Options::with_max_decoded_bytes`]) has no text and no URL records. The texts come in the
+/// order of the entities; keeping them costs the decoded size of the HTML parts in memory,
+/// which is why [`analyze`] drops them.
+///
+/// # Errors
+///
+/// None, as for [`analyze`].
+///
+/// # Example
+///
+/// ```
+/// use mimebase::UrlSource;
+///
+/// let message = b"Content-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\n\
+///                 PGEgaHJlZj0iaHR0cDovL3gvJmFtcDt5Ij4=\r\n"; // <a href="http://x/&amp;y">
+/// let (report, texts) = mimebase::analyze_with_html_text(message, &mimebase::Options::new());
+/// let url = &report.urls[0];
+/// let UrlSource::Html { range, .. } = &url.source else { unreachable!() };
+/// let text = texts.iter().find(|t| t.part == url.part).unwrap();
+/// assert_eq!(&text.text[range.start..range.end], "http://x/&amp;y");
+/// assert_eq!(url.reference, "http://x/&y");
+/// ```
+pub fn analyze_with_html_text(raw: &[u8], options: &Options) -> (Report, Vec<HtmlText>) {
+    let analysis = analyze_in_detail(raw, options, true);
+    let texts = analysis
+        .html
+        .into_iter()
+        .filter_map(|part| {
+            Some(HtmlText {
+                part: analysis.walk.entities.get(part.entity)?.part.clone(),
+                text: part.text,
+            })
+        })
+        .collect();
+    (analysis.report, texts)
 }
 
 /// What [`rewrite`](crate::rewrite()) needs to know about one scanned HTML part.

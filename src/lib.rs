@@ -95,11 +95,11 @@ pub mod scan;
 pub mod stages;
 pub mod url;
 
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_with_html_text};
 pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
-    PartId, Report, Unresolved, UrlRecord, UrlSource,
+    HtmlText, PartId, Report, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::{ResolveError, Resolver};

@@ -1,7 +1,8 @@
 //! What [`analyze`](crate::analyze) returns: one [`Report`] per message, holding an
 //! [`EntityRecord`] per entity, a [`UrlRecord`] per URL found and the [`Diagnostic`]s.
 //!
-//! All types serialize with serde; the field names and the string forms of [`BaseSource`]
+//! All types serialize and deserialize with serde (a program reads the command line's JSON
+//! back into them); the field names and the string forms of [`BaseSource`]
 //! (`header:Base`, …), of URL sources (`html:a@href`, …) and of [`PartId`]s are a contract.
 //!
 //! # Wire format (NDJSON)
@@ -71,16 +72,18 @@
 //! entities are offsets into the raw message given to `analyze`, or, for entities inside an
 //! encoded `message/rfc822` part, into that part's decoded body
 //! ([`EntityRecord::decoded_from`]); the range of an HTML URL is an offset into that HTML
-//! part's decoded body (transfer encoding undone, then converted to UTF-8).
+//! part's decoded body (transfer encoding undone, then converted to UTF-8), which
+//! [`analyze_with_html_text`](crate::analyze_with_html_text) returns beside the report.
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::url::Resolver;
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PartId(String);
 
@@ -141,7 +144,7 @@ impl fmt::Display for PartId {
 
 /// A half-open byte range `start..end`, 0-based (see the [module docs](crate::report) for what it
 /// indexes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ByteRange {
     /// First byte, 0-based.
     pub start: usize,
@@ -186,6 +189,28 @@ pub enum BaseSource {
 }
 
 impl BaseSource {
+    const ALL: [BaseSource; 8] = [
+        BaseSource::HtmlBase,
+        BaseSource::HeaderBase,
+        BaseSource::HeaderContentBase,
+        BaseSource::HeaderContentLocation,
+        BaseSource::Inherited,
+        BaseSource::Retrieval,
+        BaseSource::ThisMessage,
+        BaseSource::None,
+    ];
+
+    const NAMES: [&'static str; 8] = [
+        "html:base",
+        "header:Base",
+        "header:Content-Base",
+        "header:Content-Location",
+        "inherited",
+        "retrieval",
+        "thismessage",
+        "none",
+    ];
+
     /// The serialized name, e.g. `header:Content-Location`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -207,6 +232,16 @@ impl Serialize for BaseSource {
     }
 }
 
+impl<'de> Deserialize<'de> for BaseSource {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        BaseSource::ALL
+            .into_iter()
+            .find(|source| source.as_str() == name)
+            .ok_or_else(|| de::Error::unknown_variant(&name, &BaseSource::NAMES))
+    }
+}
+
 impl fmt::Display for BaseSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -214,7 +249,7 @@ impl fmt::Display for BaseSource {
 }
 
 /// A base URL and where it came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BaseRecord {
     /// The absolute base URL; `None` when [`source`](Self::source) is [`BaseSource::None`].
     pub url: Option<String>,
@@ -222,7 +257,7 @@ pub struct BaseRecord {
     pub source: BaseSource,
     /// For [`BaseSource::Inherited`]: the entity whose own header (or the retrieval URL, for
     /// the root) set this base. `None` for every other source.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inherited_from: Option<PartId>,
 }
 
@@ -238,7 +273,7 @@ impl BaseRecord {
 }
 
 /// Whether an entity is a message or a body part (see [entities](crate#entities)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityKind {
     /// The root message or an encapsulated message (the body of a `message/rfc822` part).
@@ -249,7 +284,7 @@ pub enum EntityKind {
 
 /// One entity of the message: the root, a body part or an encapsulated message, in document
 /// order (a parent comes before its children).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntityRecord {
     /// Its identifier.
     pub part: PartId,
@@ -281,7 +316,7 @@ pub struct EntityRecord {
 }
 
 /// Why a URL has no resolved form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Unresolved {
@@ -379,8 +414,83 @@ impl Serialize for UrlRecord {
     }
 }
 
+impl<'de> Deserialize<'de> for UrlRecord {
+    /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
+    /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
+    /// `html:<tag>@<attribute>` / `html:<tag>` with a `range`.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Wire {
+            part: PartId,
+            source: String,
+            field: Option<usize>,
+            item: Option<usize>,
+            range: Option<ByteRange>,
+            reference: String,
+            resolved: Option<String>,
+            #[serde(default)]
+            unresolved: Option<Unresolved>,
+            base: BaseRecord,
+            resolver: Resolver,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let source = if let Some(name) = wire.source.strip_prefix("header:") {
+            let name = crate::headers::base_field(name)
+                .or_else(|| crate::headers::list_field(name))
+                .or_else(|| (name == "Content-Type").then_some("Content-Type"))
+                .ok_or_else(|| {
+                    de::Error::custom(format_args!("no URL is found in a {name} field"))
+                })?;
+            UrlSource::Header {
+                name,
+                field: wire
+                    .field
+                    .ok_or_else(|| de::Error::missing_field("field"))?,
+                item: wire.item.ok_or_else(|| de::Error::missing_field("item"))?,
+            }
+        } else if let Some(place) = wire.source.strip_prefix("html:") {
+            // Attribute names never hold `@`; a tag name may (`<a@b href>`).
+            let (tag, attribute) = match place.rsplit_once('@') {
+                Some((tag, attribute)) => (tag, Some(attribute.to_owned())),
+                None => (place, None),
+            };
+            UrlSource::Html {
+                tag: tag.to_owned(),
+                attribute,
+                range: wire
+                    .range
+                    .ok_or_else(|| de::Error::missing_field("range"))?,
+            }
+        } else {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Str(&wire.source),
+                &"`header:<Name>` or `html:<tag>@<attribute>`",
+            ));
+        };
+        Ok(UrlRecord {
+            part: wire.part,
+            source,
+            reference: wire.reference,
+            resolved: wire.resolved,
+            unresolved: wire.unresolved,
+            base: wire.base,
+            resolver: wire.resolver,
+        })
+    }
+}
+
+/// The decoded text of one HTML part, as [`analyze_with_html_text`](crate::analyze_with_html_text)
+/// gives it: what the byte ranges of the part's HTML URL records index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlText {
+    /// The HTML part.
+    pub part: PartId,
+    /// Its body, transfer encoding undone, converted to UTF-8 from its charset.
+    pub text: String,
+}
+
 /// What kind of problem a [`Diagnostic`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DiagnosticKind {
@@ -442,7 +552,7 @@ pub enum DiagnosticKind {
 }
 
 /// A problem found in the message. Never fatal: the walk goes on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// The entity it concerns; `None` for the message as a whole.
     pub part: Option<PartId>,
@@ -453,7 +563,7 @@ pub struct Diagnostic {
 }
 
 /// Everything [`analyze`](crate::analyze) found in one message.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Report {
     /// The root message's `Message-ID` field (RFC 5322 §3.6.4), unfolded and trimmed, angle
     /// brackets kept as written; `None` when there is none.

@@ -304,15 +304,10 @@ impl Line {
     /// The dict: the library's serialization of the line ([`ScanLine`]).
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
-            Line::Message(source, report) => to_python(py, &ScanLine::Message { source, report }),
-            Line::Error(source, kind, message) => to_python(
-                py,
-                &ScanLine::Error {
-                    source,
-                    kind: *kind,
-                    message,
-                },
-            ),
+            Line::Message(source, report) => to_python(py, &ScanLine::message(source, report)),
+            Line::Error(source, kind, message) => {
+                to_python(py, &ScanLine::error(source, *kind, message))
+            }
         }
     }
 }
