@@ -159,14 +159,7 @@ fn main() {
             allocations_per_message(|message| {
                 let report = analyze(message, &options);
                 line.clear();
-                serde_json::to_writer(
-                    &mut line,
-                    &ScanLine::Message {
-                        source: &source,
-                        report: &report,
-                    },
-                )
-                .unwrap();
+                serde_json::to_writer(&mut line, &ScanLine::message(&source, &report)).unwrap();
                 black_box(&line);
             }),
         ),
@@ -311,14 +304,7 @@ fn stage_4_scan_line(bencher: Bencher) {
         let mut line = Vec::new();
         for report in &reports {
             line.clear();
-            serde_json::to_writer(
-                &mut line,
-                &ScanLine::Message {
-                    source: &source,
-                    report,
-                },
-            )
-            .unwrap();
+            serde_json::to_writer(&mut line, &ScanLine::message(&source, report)).unwrap();
             black_box(&line);
         }
     });
