@@ -91,6 +91,8 @@ mod options;
 pub mod report;
 mod rewrite;
 pub mod scan;
+#[doc(hidden)]
+pub mod stages;
 pub mod url;
 
 pub use analyze::{analyze, analyze_with_html_text};
