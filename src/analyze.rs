@@ -318,6 +318,16 @@ fn html_urls(
     let (text, encoding, charset_known, charset_errors) =
         decode_charset(&body, &entity.content_type, entity, diagnostics);
     let scan = html::scan(&text);
+    if let Some(count) = scan.not_scanned {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::HtmlError,
+            message: format!(
+                "a tag holds {count} or more double-quoted attribute values, more than the {} the HTML scan takes in one tag; this part is not scanned",
+                html::MAX_QUOTED_VALUES_PER_TAG
+            ),
+        });
+    }
     let base = scan
         .base
         .and_then(|i| scan.urls.get(i))

@@ -317,11 +317,33 @@ pub(crate) struct HtmlScan {
     /// Index into `urls` of the first `<base>` with an `href`, in the HTML namespace and not
     /// inside `<template>` (HTML standard §4.2.3).
     pub base: Option<usize>,
+    /// Set when the document was not tokenized because one tag holds more double-quoted
+    /// attribute values than [`MAX_QUOTED_VALUES_PER_TAG`]: the number found in that tag.
+    pub not_scanned: Option<usize>,
 }
 
+/// The most double-quoted attribute values one tag may hold for the document to be scanned.
+///
+/// html5gum 0.9 goes from the double-quoted attribute value state to the next attribute by a
+/// direct call rather than by returning to its loop, so the stack grows by one frame (about
+/// 300 bytes in a release build) per double-quoted value until the tag ends: 300,000 values
+/// in one tag (a 3.5 MB message) overflowed an 8 MiB stack and aborted the process. No real
+/// tag comes near this bound, which keeps the depth to a few hundred kilobytes, well inside
+/// the 2 MiB of a spawned thread's default stack. A document over it is not scanned, and the
+/// caller reports that with a diagnostic.
+pub(crate) const MAX_QUOTED_VALUES_PER_TAG: usize = 1_000;
+
 /// Scans an HTML document (already decoded to UTF-8). Total: every input gives a result, in
-/// one pass, in time linear in its length.
+/// one pass, in time linear in its length. A document with a tag of more than
+/// [`MAX_QUOTED_VALUES_PER_TAG`] double-quoted attribute values is not tokenized (see there):
+/// the result is empty, with [`HtmlScan::not_scanned`] set.
 pub(crate) fn scan(html: &str) -> HtmlScan {
+    if let Some(count) = too_many_quoted_values(html.as_bytes()) {
+        return HtmlScan {
+            not_scanned: Some(count),
+            ..HtmlScan::default()
+        };
+    }
     let mut state = ScanState::default();
     let emitter = UrlEmitter {
         text: html,
@@ -332,7 +354,76 @@ pub(crate) fn scan(html: &str) -> HtmlScan {
     let mut urls = state.urls;
     urls.sort_by_key(|url| url.range.start);
     let base = urls.iter().position(|url| url.is_base_candidate);
-    HtmlScan { urls, base }
+    HtmlScan {
+        urls,
+        base,
+        not_scanned: None,
+    }
+}
+
+/// The number of double-quoted attribute values in the first tag that holds more than
+/// [`MAX_QUOTED_VALUES_PER_TAG`] of them, or `None` when no tag does.
+///
+/// It follows the tokenizer's tag states only as far as the bound needs, and errs towards
+/// counting more: a tag starts at `<` followed by an ASCII letter or `/` (also inside raw
+/// text, where the tokenizer sees no tag), a value is double-quoted when `"` follows `=` and
+/// optional white space, a quoted value runs to its closing quote, and the tag ends at the
+/// first `>` outside a quoted value. Documents with fewer double quotes than twice the bound
+/// are passed after one `memchr` count.
+fn too_many_quoted_values(html: &[u8]) -> Option<usize> {
+    if memchr::memchr_iter(b'"', html).count() / 2 <= MAX_QUOTED_VALUES_PER_TAG {
+        return None;
+    }
+    #[derive(Clone, Copy)]
+    enum At {
+        Text,
+        Tag,
+        AfterEquals,
+        Quoted(u8),
+        Unquoted,
+    }
+    let mut at = At::Text;
+    let mut count = 0usize;
+    let mut previous = 0u8;
+    for &byte in html {
+        at = match at {
+            At::Text => {
+                if previous == b'<' && (byte.is_ascii_alphabetic() || byte == b'/') {
+                    count = 0;
+                    At::Tag
+                } else {
+                    At::Text
+                }
+            }
+            At::Tag => match byte {
+                b'>' => At::Text,
+                b'=' => At::AfterEquals,
+                _ => At::Tag,
+            },
+            At::AfterEquals => match byte {
+                b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => At::AfterEquals,
+                b'"' => {
+                    count += 1;
+                    if count > MAX_QUOTED_VALUES_PER_TAG {
+                        return Some(count);
+                    }
+                    At::Quoted(b'"')
+                }
+                b'\'' => At::Quoted(b'\''),
+                b'>' => At::Text,
+                _ => At::Unquoted,
+            },
+            At::Quoted(quote) if byte == quote => At::Tag,
+            At::Quoted(quote) => At::Quoted(quote),
+            At::Unquoted => match byte {
+                b'>' => At::Text,
+                b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' => At::Tag,
+                _ => At::Unquoted,
+            },
+        };
+        previous = byte;
+    }
+    None
 }
 
 /// An element open inside foreign content (see the module docs).

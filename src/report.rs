@@ -548,9 +548,10 @@ pub enum DiagnosticKind {
     UnusableHtmlBase,
     /// The retrieval URL has no scheme; it is not used.
     UnusableRetrievalUrl,
-    /// The HTML tokenizer stopped; URLs found before that are kept. Not produced by this
-    /// version, whose tokenizer reads every document to its end; kept so that reports written
-    /// by earlier versions still read.
+    /// An HTML part was not scanned: one of its tags holds more double-quoted attribute values
+    /// than the scan takes in one tag (1,000; real markup has a handful), a shape only hostile
+    /// input has, on which the HTML tokenizer's stack would grow without bound. The part has no
+    /// URLs and keeps its header-level base.
     HtmlError,
     /// `<noscript>` inside `<noscript>` nested deeper than the scan follows. Not produced by
     /// this version, which scans `<noscript>` content at any depth in one pass; kept so that

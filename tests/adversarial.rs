@@ -98,3 +98,89 @@ fn every_measured_input_ends_with_a_diagnostic() {
         assert!(!run(&message).diagnostics.is_empty(), "{name}");
     }
 }
+
+/// Runs `analyze` on a thread with the 2 MiB stack a spawned thread gets by default.
+fn run_on_small_stack(message: Vec<u8>) -> Report {
+    run_on_stack(2 << 20, message)
+}
+
+fn run_on_stack(bytes: usize, message: Vec<u8>) -> Report {
+    std::thread::Builder::new()
+        .stack_size(bytes)
+        .spawn(move || run(&message))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn html_message(body: &str) -> Vec<u8> {
+    format!("Content-Type: text/html\r\nContent-Base: http://example.com/\r\n\r\n{body}")
+        .into_bytes()
+}
+
+fn attributes(count: usize, each: impl Fn(usize) -> String) -> String {
+    (0..count).map(each).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_tag_with_too_many_double_quoted_values_is_not_scanned_and_says_so() {
+    // The HTML tokenizer's stack grows by a frame per double-quoted value in one tag: 300,000
+    // of them (3.5 MB) overflowed an 8 MiB stack and aborted the process.
+    let many = attributes(300_000, |i| format!("x{i}=\"y\""));
+    let report = run_on_small_stack(html_message(&format!(
+        "<a href=\"before.html\">a</a><a {many}>b</a><a href=\"after.html\">c</a>"
+    )));
+    assert_eq!(kinds(&report), [DiagnosticKind::HtmlError]);
+    assert!(report.diagnostics[0].message.contains("not scanned"));
+    assert!(
+        report
+            .urls
+            .iter()
+            .all(|url| url.source.to_string().starts_with("header:"))
+    );
+    assert_eq!(
+        report.entities[0].base.url.as_deref(),
+        Some("http://example.com/")
+    );
+}
+
+#[test]
+fn a_tag_at_the_bound_of_double_quoted_values_is_scanned() {
+    // 1,000 double-quoted values take about 300 KB of stack in a release build, and about 40
+    // times that in an unoptimized one, which this test may be: hence its 64 MiB stack.
+    let many = attributes(999, |i| format!("x{i}=\"y\""));
+    let report = run_on_stack(
+        64 << 20,
+        html_message(&format!("<a {many} href=\"in.html\">b</a>")),
+    );
+    assert_eq!(kinds(&report), []);
+    let resolved: Vec<_> = report
+        .urls
+        .iter()
+        .filter_map(|u| u.resolved.as_deref())
+        .collect();
+    assert!(
+        resolved.contains(&"http://example.com/in.html"),
+        "{resolved:?}"
+    );
+}
+
+#[test]
+fn other_long_tags_and_many_tags_are_scanned_on_a_small_stack() {
+    for many in [
+        attributes(300_000, |i| format!("x{i}='y'")),
+        attributes(300_000, |i| format!("x{i}=y")),
+        attributes(300_000, |i| format!("x{i}")),
+    ] {
+        let report = run_on_small_stack(html_message(&format!("<a {many} href=\"in.html\">b</a>")));
+        let resolved: Vec<_> = report
+            .urls
+            .iter()
+            .filter_map(|u| u.resolved.as_deref())
+            .collect();
+        assert!(resolved.contains(&"http://example.com/in.html"));
+    }
+    let tags = "<a href=\"x.html\">x</a>".repeat(100_000);
+    let report = run_on_small_stack(html_message(&tags));
+    assert_eq!(report.urls.len(), 100_001);
+}
