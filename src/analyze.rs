@@ -128,6 +128,7 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
             base,
         });
     }
+    crate::target::link(&walk, &records, &mut urls, &mut diagnostics);
     let message_id = walk
         .entities
         .first()
@@ -209,6 +210,7 @@ fn header_urls(
                 unresolved,
                 base: base.clone(),
                 resolver,
+                target: None,
             });
         }
     }
@@ -314,6 +316,7 @@ fn html_urls(
             unresolved,
             base: against.clone(),
             resolver,
+            target: None,
         });
         if keep {
             kept.push((found, urls.len() - 1));

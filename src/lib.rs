@@ -53,6 +53,7 @@ mod options;
 pub mod report;
 mod rewrite;
 pub mod scan;
+pub mod target;
 pub mod url;
 
 pub use analyze::analyze;
@@ -62,4 +63,5 @@ pub use report::{
     PartId, Report, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
+pub use target::{Target, TargetMatch};
 pub use url::{ResolveError, Resolver};

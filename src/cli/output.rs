@@ -51,6 +51,9 @@ fn escape(text: &str) -> String {
 
 /// `mimebase inspect`: the entity tree, indented by depth, with each entity's base and URLs.
 ///
+/// A URL that names an entity of the same message ends with `  -> part 2 (cid)`: the entity
+/// and how it was matched (`cid`, `mid` or `content-location`).
+///
 /// ```text
 /// == samples/nested.eml
 /// HEADER  multipart/mixed
@@ -85,7 +88,13 @@ pub(crate) fn inspect(out: &mut dyn Write, name: &str, report: &Report) -> io::R
             )?;
         }
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
-            writeln!(out, "{indent}  {}  {}", url.source, resolution(url))?;
+            writeln!(
+                out,
+                "{indent}  {}  {}{}",
+                url.source,
+                resolution(url),
+                target(url)
+            )?;
         }
         for diagnostic in report
             .diagnostics
@@ -104,6 +113,13 @@ fn describe(base: &BaseRecord) -> String {
         (Some(url), BaseSource::Inherited, Some(from)) => format!("{url}  (inherited from {from})"),
         (Some(url), source, _) => format!("{url}  ({source})"),
     }
+}
+
+/// `  -> part 2 (cid)` for a URL that names an entity of the message, else nothing.
+fn target(url: &UrlRecord) -> String {
+    url.target.as_ref().map_or_else(String::new, |target| {
+        format!("  -> part {} ({})", target.part, target.by)
+    })
 }
 
 fn resolution(url: &UrlRecord) -> String {
