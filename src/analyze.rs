@@ -50,8 +50,6 @@ pub(crate) struct HtmlPart {
     pub transfer_decoded: bool,
     /// True when the body had byte sequences its charset does not allow (decoded as U+FFFD).
     pub charset_errors: bool,
-    /// False when the HTML scan stopped early or left `<noscript>` content unscanned.
-    pub complete: bool,
     /// The decoded text that the URL ranges index.
     pub text: String,
     /// Every URL of the part, with the index of its record in [`Report::urls`].
@@ -256,23 +254,6 @@ fn html_urls(
     let (text, encoding, charset_known, charset_errors) =
         decode_charset(&body, &entity.content_type, entity, diagnostics);
     let scan = html::scan(&text);
-    if let Some(error) = &scan.error {
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::HtmlError,
-            message: format!("HTML scan stopped: {error}; URLs found before are kept"),
-        });
-    }
-    if scan.noscript_limit {
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::NoscriptLimit,
-            message: format!(
-                "<noscript> nested more than {} levels; deeper content is not scanned",
-                html::MAX_NOSCRIPT_LEVELS
-            ),
-        });
-    }
     let base = scan
         .base
         .and_then(|i| scan.urls.get(i))
@@ -294,13 +275,13 @@ fn html_urls(
         let (tag, attribute, reference) = if keep {
             (
                 found.tag.clone(),
-                found.attribute.clone(),
+                found.attribute.map(str::to_owned),
                 found.reference.clone(),
             )
         } else {
             (
                 std::mem::take(&mut found.tag),
-                found.attribute.take(),
+                found.attribute.map(str::to_owned),
                 std::mem::take(&mut found.reference),
             )
         };
@@ -328,7 +309,6 @@ fn html_urls(
         charset_known,
         transfer_decoded,
         charset_errors,
-        complete: scan.error.is_none() && !scan.noscript_limit,
         text: if keep {
             text.into_owned()
         } else {

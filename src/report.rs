@@ -431,9 +431,13 @@ pub enum DiagnosticKind {
     UnusableHtmlBase,
     /// The retrieval URL has no scheme; it is not used.
     UnusableRetrievalUrl,
-    /// The HTML tokenizer stopped (e.g. its memory limit); URLs found before that are kept.
+    /// The HTML tokenizer stopped; URLs found before that are kept. Not produced by this
+    /// version, whose tokenizer reads every document to its end; kept so that reports written
+    /// by earlier versions still read.
     HtmlError,
-    /// `<noscript>` inside `<noscript>` nested deeper than the scan follows.
+    /// `<noscript>` inside `<noscript>` nested deeper than the scan follows. Not produced by
+    /// this version, which scans `<noscript>` content at any depth in one pass; kept so that
+    /// reports written by earlier versions still read.
     NoscriptLimit,
     /// [`rewrite`](crate::rewrite()) left a part with URLs to rewrite unchanged, because it
     /// could not be written again faithfully; the message says why.

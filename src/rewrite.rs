@@ -263,9 +263,6 @@ fn rewrite_part(
             part.encoding.name()
         ));
     }
-    if !part.complete {
-        return Err("the HTML scan did not reach all of the part".to_owned());
-    }
     if !part.encoding.is_ascii_compatible() || part.encoding.output_encoding() != part.encoding {
         return Err(format!(
             "charset {} is not ASCII-compatible, so bytes cannot be spliced into it",
