@@ -1,0 +1,145 @@
+"""Type stubs of the ``mimebase`` extension module (see ``help(mimebase)``)."""
+
+import email.message
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
+
+__version__: str
+
+ResolverName = Literal["rfc1808", "rfc3986", "whatwg"]
+ProfileName = Literal["default", "rfc1808", "mhtml"]
+MessageData = Union[bytes, bytearray, memoryview, email.message.Message]
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+class Entity:
+    """One entity: the root message, a body part or an encapsulated message."""
+
+    @property
+    def part(self) -> str:
+        """IMAP section specification (RFC 3501 section 6.4.5): "HEADER", "1", "2.1", "2.HEADER"."""
+    @property
+    def kind(self) -> Literal["message", "body_part"]: ...
+    @property
+    def parent(self) -> Optional[str]:
+        """The enclosing entity's part; None for the root."""
+    @property
+    def content_type(self) -> str:
+        """type/subtype, lowercase."""
+    @property
+    def header(self) -> Tuple[int, int]:
+        """Header block: (start, end) byte offsets, 0-based, half-open."""
+    @property
+    def body(self) -> Tuple[int, int]:
+        """Body: (start, end) byte offsets, 0-based, half-open."""
+    @property
+    def decoded_from(self) -> Optional[str]:
+        """The encoded message/rfc822 part whose decoded body header/body index; None for the raw message."""
+    @property
+    def base(self) -> Optional[str]:
+        """The effective base URL of the content; None when there is none."""
+    @property
+    def base_source(self) -> str:
+        """"html:base", "header:Base", "header:Content-Base", "header:Content-Location", "inherited", "retrieval", "thismessage" or "none"."""
+    @property
+    def inherited_from(self) -> Optional[str]:
+        """For an inherited base: the part that set it."""
+    @property
+    def header_base(self) -> Optional[str]:
+        """The header-level base (what header URLs resolve against and enclosed entities inherit)."""
+    @property
+    def header_base_source(self) -> str: ...
+
+class Url:
+    """One URL found in the message, and its resolution."""
+
+    @property
+    def part(self) -> str: ...
+    @property
+    def source(self) -> str:
+        """"header:<Name>", "html:<tag>@<attribute>" or "html:style"."""
+    @property
+    def reference(self) -> str:
+        """The URL as written (unfolded / entity-decoded, trimmed)."""
+    @property
+    def resolved(self) -> Optional[str]:
+        """The absolute URL, or None (see unresolved_reason)."""
+    @property
+    def unresolved_reason(self) -> Optional[Literal["no_base", "resolver_error"]]: ...
+    @property
+    def base(self) -> Optional[str]:
+        """The base URL it was resolved against."""
+    @property
+    def base_source(self) -> str: ...
+    @property
+    def resolver(self) -> ResolverName: ...
+    @property
+    def range(self) -> Optional[Tuple[int, int]]:
+        """HTML URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
+    @property
+    def field(self) -> Optional[int]:
+        """Header URLs: 0-based position of the field in the entity's header block."""
+    @property
+    def item(self) -> Optional[int]:
+        """Header URLs: 0-based position of the URL within its field."""
+
+class Diagnostic:
+    """A problem found in the message (never fatal)."""
+
+    @property
+    def part(self) -> Optional[str]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+class Report:
+    """Everything analyze() found in one message."""
+
+    @property
+    def message_id(self) -> Optional[str]: ...
+    @property
+    def entities(self) -> List[Entity]: ...
+    @property
+    def urls(self) -> List[Url]: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The `mimebase inspect --json` record without "type" and "input"."""
+
+class Scan(Iterator[Dict[str, Any]]):
+    """The iterator scan() returns: one `mimebase scan` record (dict) per message, in input order."""
+
+    def __iter__(self) -> "Scan": ...
+    def __next__(self) -> Dict[str, Any]: ...
+
+def analyze(
+    data: MessageData,
+    *,
+    retrieval_url: Optional[str] = None,
+    resolver: ResolverName = "rfc1808",
+    profile: ProfileName = "default",
+) -> Report:
+    """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
+
+def rewrite(
+    data: MessageData,
+    *,
+    retrieval_url: Optional[str] = None,
+    resolver: ResolverName = "rfc1808",
+    profile: ProfileName = "default",
+) -> bytes:
+    """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
+
+def resolve(base: str, reference: str, resolver: ResolverName = "rfc1808") -> str:
+    """The absolute URL; raises ValueError with the reason when the pair cannot be resolved."""
+
+def scan(
+    paths: Union[PathArg, Iterable[PathArg]],
+    *,
+    jobs: Optional[int] = None,
+    retrieval_url: Optional[str] = None,
+    resolver: ResolverName = "rfc1808",
+    profile: ProfileName = "default",
+    max_message_bytes: int = 67108864,
+) -> Scan:
+    """One `mimebase scan` record (dict) per message found under paths, lazily, in input order."""

@@ -1,0 +1,474 @@
+//! The `mimebase` Python module: the mimebase library's `analyze`, `rewrite`, `resolve` and
+//! batch scanning, over the same engine as the `mimebase` command.
+//!
+//! Records reach Python in two forms. [`Report`] and its [`Entity`], [`Url`] and
+//! [`Diagnostic`] objects have attributes for reading; `Report.to_dict()` and the dicts `scan`
+//! yields are the library's serde serialization (the CLI's JSON) read back with Python's
+//! `json.loads`, so they cannot differ from what the command writes.
+
+#![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod scan;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyMemoryView};
+
+use mimebase::{BaseRecord, Options, Profile, Resolver};
+
+/// Effective base URLs of every part of an email message, and every URL in its headers and
+/// HTML bodies resolved against them.
+///
+/// For each MIME entity (the message, its body parts, encapsulated messages) mimebase works out
+/// the base URL that relative URLs resolve against, and where it came from: an HTML
+/// ``<base href>``, a ``Base:``, ``Content-Base:`` or ``Content-Location:`` header field
+/// (RFC 1808 section 3, RFC 2110, RFC 2557), the enclosing entity, or the URL the message was
+/// retrieved from.
+///
+/// Functions:
+///
+/// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default") -> Report``
+/// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default") -> bytes``
+/// - ``resolve(base, reference, resolver="rfc1808") -> str``
+/// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
+///   max_message_bytes=67108864) -> Iterator[dict]``
+///
+/// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
+/// mbox ``From`` line allowed): ``bytes``, ``bytearray``, ``memoryview`` (any object with the
+/// buffer protocol) or an ``email.message.Message``, which is serialized with its
+/// ``as_bytes()``. Options:
+///
+/// - ``retrieval_url``: the URL the message was retrieved from, the root's base when no header
+///   or ``<base>`` gives one (RFC 1808 section 3.3). One without a scheme is not used and the
+///   report says so in a diagnostic.
+/// - ``resolver``: ``"rfc1808"`` (RFC 1808 section 4 as written), ``"rfc3986"`` (RFC 3986
+///   section 5.2, strict) or ``"whatwg"`` (the URL Standard, as browsers resolve links).
+/// - ``profile``: ``"default"`` (``Base``, else ``Content-Base``, else
+///   ``Content-Location``), ``"rfc1808"`` (only ``Base``) or ``"mhtml"`` (RFC 2557:
+///   ``Content-Location``, else ``Content-Base``; ``thismessage:/`` at the root).
+///
+/// An unknown option value raises ``ValueError`` naming the option; a value of the wrong type
+/// raises ``TypeError``. Problems in a message never raise: they are ``Report.diagnostics``.
+/// The functions release the GIL while the engine works, so threads analyze in parallel.
+#[pymodule]
+#[pyo3(name = "mimebase")]
+fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_function(wrap_pyfunction!(analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(rewrite, module)?)?;
+    module.add_function(wrap_pyfunction!(resolve, module)?)?;
+    module.add_function(wrap_pyfunction!(scan::scan, module)?)?;
+    module.add_class::<Report>()?;
+    module.add_class::<Entity>()?;
+    module.add_class::<Url>()?;
+    module.add_class::<Diagnostic>()?;
+    module.add_class::<scan::Scan>()?;
+    Ok(())
+}
+
+/// Finds every entity of a message, its base and where the base came from, and every URL in
+/// its headers and HTML bodies, resolved.
+///
+/// ``data``: the message (see the module's help for the accepted types and the options).
+/// Returns a ``Report``. Never raises on message content; raises ``ValueError`` for an unknown
+/// ``resolver`` or ``profile`` and ``TypeError`` for ``data`` of another type.
+#[pyfunction]
+#[pyo3(signature = (data, *, retrieval_url = None, resolver = "rfc1808", profile = "default"))]
+fn analyze(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    retrieval_url: Option<String>,
+    resolver: &str,
+    profile: &str,
+) -> PyResult<Report> {
+    let options = options(retrieval_url, resolver, profile)?;
+    let message = message_bytes(data)?;
+    let raw = message.as_bytes();
+    let report = py.detach(|| mimebase::analyze(raw, &options));
+    Ok(Report { report })
+}
+
+/// The message with every resolvable relative URL of its HTML bodies written in absolute form,
+/// as ``bytes``; every other byte is the input's, and a message with nothing to change comes
+/// back equal to the input.
+///
+/// The same as the ``mimebase rewrite`` command, with the same options as ``analyze``. A part
+/// that could not be written again faithfully (e.g. a charset that does not round-trip) is left
+/// unchanged. Raises like ``analyze``.
+#[pyfunction]
+#[pyo3(signature = (data, *, retrieval_url = None, resolver = "rfc1808", profile = "default"))]
+fn rewrite<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    retrieval_url: Option<String>,
+    resolver: &str,
+    profile: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = options(retrieval_url, resolver, profile)?;
+    let message = message_bytes(data)?;
+    let raw = message.as_bytes();
+    let rewritten = py.detach(|| mimebase::rewrite(raw, &options).message);
+    Ok(PyBytes::new(py, &rewritten))
+}
+
+/// Resolves ``reference`` against ``base`` and returns the absolute URL.
+///
+/// ``resolver``: ``"rfc1808"`` (RFC 1808 section 4 exactly as written, the default),
+/// ``"rfc3986"`` (RFC 3986 section 5.2, strict, with remove_dot_segments) or ``"whatwg"`` (the
+/// URL Standard's parser). Neither string is trimmed or re-encoded.
+///
+/// Raises ``ValueError`` with the reason when the pair cannot be resolved (a base without a
+/// scheme; for ``"whatwg"``, a base or reference its parser rejects), or when ``resolver`` is
+/// unknown.
+///
+/// >>> resolve("http://a/b/c/d;p?q", "../g")
+/// 'http://a/b/g'
+#[pyfunction]
+#[pyo3(signature = (base, reference, resolver = "rfc1808"))]
+fn resolve(base: &str, reference: &str, resolver: &str) -> PyResult<String> {
+    parse_resolver(resolver)?
+        .resolve(base, reference)
+        .map_err(|error| PyValueError::new_err(error.to_string()))
+}
+
+/// Everything ``analyze`` found in one message.
+///
+/// ``entities``, ``urls`` and ``diagnostics`` are new lists of ``Entity``, ``Url`` and
+/// ``Diagnostic`` at each access; ``to_dict()`` is the same report as the JSON the
+/// ``mimebase`` command writes.
+#[pyclass(module = "mimebase", frozen)]
+struct Report {
+    report: mimebase::Report,
+}
+
+#[pymethods]
+impl Report {
+    /// The root message's ``Message-ID`` field (RFC 5322 section 3.6.4), unfolded and trimmed,
+    /// angle brackets kept as written; ``None`` when there is none.
+    #[getter]
+    fn message_id(&self) -> Option<String> {
+        self.report.message_id.clone()
+    }
+
+    /// Every entity (``Entity``), in document order: a parent before its children.
+    #[getter]
+    fn entities(&self) -> Vec<Entity> {
+        self.report.entities.iter().map(Entity::from).collect()
+    }
+
+    /// Every URL found (``Url``): entities in document order; within one entity its header URLs
+    /// first, then its HTML URLs in document order.
+    #[getter]
+    fn urls(&self) -> Vec<Url> {
+        self.report.urls.iter().map(Url::from).collect()
+    }
+
+    /// Every problem found in the message (``Diagnostic``), in the order found.
+    #[getter]
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.report
+            .diagnostics
+            .iter()
+            .map(Diagnostic::from)
+            .collect()
+    }
+
+    /// The report as a ``dict``: the record ``mimebase inspect --json`` writes for this message
+    /// without its ``"type"`` and ``"input"`` keys, that is ``message_id``, ``entities``,
+    /// ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
+    /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = serde_json::to_string(&self.report)
+            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        json_loads(py, &json)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Report message_id={} entities={} urls={} diagnostics={}>",
+            py_repr(self.report.message_id.as_deref()),
+            self.report.entities.len(),
+            self.report.urls.len(),
+            self.report.diagnostics.len()
+        )
+    }
+}
+
+/// One entity of the message: the root message, a body part or an encapsulated message.
+///
+/// Part identifiers are IMAP section specifications (RFC 3501 section 6.4.5): ``"HEADER"`` for
+/// the root, ``"1"``, ``"2.1"`` for body parts, ``"2.HEADER"`` for the message carried by body
+/// part 2.
+#[pyclass(module = "mimebase", frozen, get_all)]
+struct Entity {
+    /// Its part identifier, e.g. ``"2.1"``.
+    part: String,
+    /// ``"message"`` (the root or an encapsulated message) or ``"body_part"``.
+    kind: String,
+    /// The enclosing entity's part identifier; ``None`` for the root.
+    parent: Option<String>,
+    /// The media type, ``type/subtype``, lowercase; the RFC 2045 section 5.2 default when there
+    /// is no usable ``Content-Type``.
+    content_type: String,
+    /// The header block as ``(start, end)``: byte offsets, 0-based, half-open, into the message
+    /// given (or into the decoded body of ``decoded_from``).
+    header: (usize, usize),
+    /// The body as ``(start, end)``, like ``header``.
+    body: (usize, usize),
+    /// ``None`` when ``header`` and ``body`` index the message given; else the base64- or
+    /// quoted-printable-encoded ``message/rfc822`` part whose decoded body they index.
+    decoded_from: Option<String>,
+    /// The effective base URL of the content, or ``None`` when there is no base.
+    base: Option<String>,
+    /// Where ``base`` came from: ``"html:base"``, ``"header:Base"``, ``"header:Content-Base"``,
+    /// ``"header:Content-Location"``, ``"inherited"``, ``"retrieval"``, ``"thismessage"`` or
+    /// ``"none"``.
+    base_source: String,
+    /// For an ``"inherited"`` base: the part whose header (or, for the root, the retrieval URL)
+    /// set it; else ``None``.
+    inherited_from: Option<String>,
+    /// The header-level base (what header URLs resolve against and what enclosed entities
+    /// inherit); differs from ``base`` only when an HTML ``<base href>`` overrides it.
+    header_base: Option<String>,
+    /// Where ``header_base`` came from, like ``base_source``.
+    header_base_source: String,
+}
+
+#[pymethods]
+impl Entity {
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Entity part={} content_type={} base={} base_source={}>",
+            py_repr(Some(&self.part)),
+            py_repr(Some(&self.content_type)),
+            py_repr(self.base.as_deref()),
+            py_repr(Some(&self.base_source))
+        )
+    }
+}
+
+impl From<&mimebase::EntityRecord> for Entity {
+    fn from(entity: &mimebase::EntityRecord) -> Self {
+        Entity {
+            part: entity.part.to_string(),
+            kind: wire_name(&entity.kind),
+            parent: entity.parent.as_ref().map(ToString::to_string),
+            content_type: entity.content_type.clone(),
+            header: (entity.header.start, entity.header.end),
+            body: (entity.body.start, entity.body.end),
+            decoded_from: entity.decoded_from.as_ref().map(ToString::to_string),
+            base: entity.base.url.clone(),
+            base_source: entity.base.source.as_str().to_owned(),
+            inherited_from: inherited_from(&entity.base),
+            header_base: entity.header_base.url.clone(),
+            header_base_source: entity.header_base.source.as_str().to_owned(),
+        }
+    }
+}
+
+/// One URL found in the message, and its resolution.
+#[pyclass(module = "mimebase", frozen, get_all)]
+struct Url {
+    /// The part identifier of the entity it was found in.
+    part: String,
+    /// Where: ``"header:<Name>"`` (e.g. ``"header:Content-Base"``, ``"header:List-Unsubscribe"``)
+    /// or ``"html:<tag>@<attribute>"`` (e.g. ``"html:a@href"``, ``"html:img@srcset"``), or
+    /// ``"html:style"`` for a CSS ``url()`` in a ``<style>`` element.
+    source: String,
+    /// The URL as written, after header unfolding and whitespace removal, or HTML character
+    /// reference decoding and trimming.
+    reference: String,
+    /// The absolute URL, or ``None`` with ``unresolved_reason`` saying why.
+    resolved: Option<String>,
+    /// ``None`` when resolved; else ``"no_base"`` (relative, and the entity has no base) or
+    /// ``"resolver_error"`` (the resolver refused the pair).
+    unresolved_reason: Option<String>,
+    /// The base URL it was resolved against, or ``None``.
+    base: Option<String>,
+    /// Where ``base`` came from (see ``Entity.base_source``).
+    base_source: String,
+    /// The resolution algorithm: ``"rfc1808"``, ``"rfc3986"`` or ``"whatwg"``.
+    resolver: String,
+    /// For an HTML URL: ``(start, end)``, byte offsets, 0-based, half-open, into the part's
+    /// decoded body (transfer encoding undone, converted to UTF-8), the URL as written (the
+    /// whole attribute value when it holds a character reference). ``None`` for a header URL.
+    range: Option<(usize, usize)>,
+    /// For a header URL: the 0-based position of its field in the entity's header block;
+    /// ``None`` for an HTML URL.
+    field: Option<usize>,
+    /// For a header URL: the 0-based position of the URL in its field (RFC 2369 lists hold
+    /// several); ``None`` for an HTML URL.
+    item: Option<usize>,
+}
+
+#[pymethods]
+impl Url {
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Url part={} source={} reference={} resolved={}>",
+            py_repr(Some(&self.part)),
+            py_repr(Some(&self.source)),
+            py_repr(Some(&self.reference)),
+            py_repr(self.resolved.as_deref())
+        )
+    }
+}
+
+impl From<&mimebase::UrlRecord> for Url {
+    fn from(url: &mimebase::UrlRecord) -> Self {
+        let (range, field, item) = match &url.source {
+            mimebase::UrlSource::Header { field, item, .. } => (None, Some(*field), Some(*item)),
+            mimebase::UrlSource::Html { range, .. } => (Some((range.start, range.end)), None, None),
+            // `UrlSource` may gain kinds of source; they have neither a range nor a field.
+            _ => (None, None, None),
+        };
+        Url {
+            part: url.part.to_string(),
+            source: url.source.to_string(),
+            reference: url.reference.clone(),
+            resolved: url.resolved.clone(),
+            unresolved_reason: url.unresolved.as_ref().map(wire_name),
+            base: url.base.url.clone(),
+            base_source: url.base.source.as_str().to_owned(),
+            resolver: url.resolver.name().to_owned(),
+            range,
+            field,
+            item,
+        }
+    }
+}
+
+/// A problem found in the message; never fatal, the rest of the message is still reported.
+#[pyclass(module = "mimebase", frozen, get_all)]
+struct Diagnostic {
+    /// The part identifier of the entity it concerns; ``None`` for the message as a whole.
+    part: Option<String>,
+    /// What kind of problem, e.g. ``"missing_close_delimiter"``, ``"unknown_charset"``.
+    kind: String,
+    /// A sentence for people, lowercase, without a trailing period.
+    message: String,
+}
+
+#[pymethods]
+impl Diagnostic {
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Diagnostic part={} kind={} message={}>",
+            py_repr(self.part.as_deref()),
+            py_repr(Some(&self.kind)),
+            py_repr(Some(&self.message))
+        )
+    }
+}
+
+impl From<&mimebase::Diagnostic> for Diagnostic {
+    fn from(diagnostic: &mimebase::Diagnostic) -> Self {
+        Diagnostic {
+            part: diagnostic.part.as_ref().map(ToString::to_string),
+            kind: wire_name(&diagnostic.kind),
+            message: diagnostic.message.clone(),
+        }
+    }
+}
+
+/// A string or `None` as Python's `repr` writes it (close enough for a `__repr__`: Rust's
+/// escapes inside double quotes).
+fn py_repr(value: Option<&str>) -> String {
+    match value {
+        Some(text) => format!("{text:?}"),
+        None => "None".to_owned(),
+    }
+}
+
+/// The part an inherited base came from, as a string.
+fn inherited_from(base: &BaseRecord) -> Option<String> {
+    base.inherited_from.as_ref().map(ToString::to_string)
+}
+
+/// The serialized name of a unit enum variant (`DiagnosticKind`, `Unresolved`, `EntityKind`),
+/// taken from the library's serde serialization so that it is the JSON's.
+fn wire_name<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// `json.loads(text)`.
+fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    LOADS.import(py, "json", "loads")?.call1((text,))
+}
+
+/// The library's options for the keyword arguments shared by `analyze`, `rewrite` and `scan`.
+fn options(retrieval_url: Option<String>, resolver: &str, profile: &str) -> PyResult<Options> {
+    let options = Options::new()
+        .with_resolver(parse_resolver(resolver)?)
+        .with_profile(parse_profile(profile)?);
+    Ok(match retrieval_url {
+        Some(url) => options.with_retrieval_url(url),
+        None => options,
+    })
+}
+
+/// A resolver by the name the CLI's `--resolver` and the JSON records use.
+fn parse_resolver(name: &str) -> PyResult<Resolver> {
+    Resolver::ALL
+        .into_iter()
+        .find(|resolver| resolver.name() == name)
+        .ok_or_else(|| unknown_value("resolver", name, Resolver::ALL.map(Resolver::name)))
+}
+
+/// A profile by the name the CLI's `--profile` uses.
+fn parse_profile(name: &str) -> PyResult<Profile> {
+    const ALL: [Profile; 3] = [Profile::Default, Profile::Rfc1808, Profile::Mhtml];
+    ALL.into_iter()
+        .find(|profile| profile.name() == name)
+        .ok_or_else(|| unknown_value("profile", name, ALL.map(Profile::name)))
+}
+
+/// The `ValueError` for an option value that is not one of `names`.
+fn unknown_value<const N: usize>(option: &str, value: &str, names: [&str; N]) -> PyErr {
+    let expected = names.map(|name| format!("{name:?}")).join(", ");
+    PyValueError::new_err(format!(
+        "{option}: unknown value {value:?}; expected one of {expected}"
+    ))
+}
+
+/// Reads the `data` argument: `bytes`, any object with the buffer protocol (`bytearray`,
+/// `memoryview`, `mmap`, …) or an `email.message.Message` (`as_bytes()`). The result is
+/// always an immutable `bytes` (a buffer, which could change while the GIL is released, is
+/// copied), so that the engine can read it with the GIL released.
+fn message_bytes<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        return Ok(bytes.clone());
+    }
+    let py = data.py();
+    static MESSAGE: PyOnceLock<Py<pyo3::types::PyType>> = PyOnceLock::new();
+    let message_type = MESSAGE.import(py, "email.message", "Message")?;
+    if data.is_instance(message_type)? {
+        let serialized = data.call_method0("as_bytes")?;
+        return match serialized.cast_into::<PyBytes>() {
+            Ok(bytes) => Ok(bytes),
+            Err(_) => Err(PyTypeError::new_err(
+                "data: email.message.Message.as_bytes() did not return bytes",
+            )),
+        };
+    }
+    if let Ok(view) = PyMemoryView::from(data)
+        && let Ok(bytes) = view.call_method0("tobytes")?.cast_into::<PyBytes>()
+    {
+        return Ok(bytes);
+    }
+    Err(PyTypeError::new_err(format!(
+        "data: expected bytes, bytearray, memoryview or email.message.Message, got {}",
+        data.get_type().name()?
+    )))
+}

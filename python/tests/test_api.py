@@ -1,0 +1,192 @@
+"""The Python surface: accepted inputs, option errors, resolve, rewrite, scan's arguments and
+laziness, the documentation and the typing files."""
+
+import email
+import email.policy
+import importlib.util
+import inspect
+from pathlib import Path
+
+import pytest
+
+import mimebase
+from conftest import SAMPLES
+
+MESSAGE = (
+    b"Content-Base: http://example.com/news/\r\n"
+    b"Content-Type: text/html\r\n\r\n"
+    b'<a href="today.html">today</a>'
+)
+
+
+def resolved(report):
+    return [u.resolved for u in report.urls]
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [bytes, bytearray, memoryview, lambda b: memoryview(bytearray(b))],
+    ids=["bytes", "bytearray", "memoryview", "memoryview-of-bytearray"],
+)
+def test_every_buffer_type_gives_the_same_report(wrap):
+    report = mimebase.analyze(wrap(MESSAGE))
+    assert report.to_dict() == mimebase.analyze(MESSAGE).to_dict()
+    assert resolved(report) == ["http://example.com/news/", "http://example.com/news/today.html"]
+
+
+@pytest.mark.parametrize("policy", [email.policy.compat32, email.policy.default])
+def test_email_message_is_serialized_with_as_bytes(policy):
+    message = email.message_from_bytes(MESSAGE, policy=policy)
+    assert mimebase.analyze(message).to_dict() == mimebase.analyze(message.as_bytes()).to_dict()
+    assert resolved(mimebase.analyze(message))[-1] == "http://example.com/news/today.html"
+    assert mimebase.rewrite(message) == mimebase.rewrite(message.as_bytes())
+
+
+@pytest.mark.parametrize("value", ["text", 42, None, ["a"]])
+def test_other_data_types_raise_type_error(value):
+    with pytest.raises(TypeError, match="data: expected bytes, bytearray, memoryview or email.message.Message"):
+        mimebase.analyze(value)
+
+
+@pytest.mark.parametrize("function", [mimebase.analyze, mimebase.rewrite])
+@pytest.mark.parametrize(
+    "option, value",
+    [("resolver", "rfc2396"), ("resolver", ""), ("profile", "RFC1808"), ("profile", "mime")],
+)
+def test_unknown_option_values_raise_value_error_naming_the_option(function, option, value):
+    with pytest.raises(ValueError, match=f"^{option}: unknown value"):
+        function(MESSAGE, **{option: value})
+
+
+def test_scan_rejects_bad_options():
+    with pytest.raises(ValueError, match="^jobs: must be at least 1"):
+        mimebase.scan([], jobs=0)
+    with pytest.raises(ValueError, match="^resolver: unknown value"):
+        mimebase.scan([], resolver="x")
+
+
+def test_options_change_the_result():
+    raw = b"Content-Type: text/html\r\n\r\n<a href='../g'>"
+    assert resolved(mimebase.analyze(raw)) == [None]
+    report = mimebase.analyze(raw, retrieval_url="http://a/b/c/d")
+    assert resolved(report) == ["http://a/b/g"]
+    assert report.entities[0].base_source == "retrieval"
+    deep = b"Content-Type: text/html\r\n\r\n<a href='../../../g'>"
+    assert resolved(mimebase.analyze(deep, retrieval_url="http://a/b/c/d")) == ["http://a/../g"]
+    assert resolved(mimebase.analyze(deep, retrieval_url="http://a/b/c/d", resolver="rfc3986")) == [
+        "http://a/g"
+    ]
+    mhtml = mimebase.analyze(b"Content-Location: http://x/y/\r\nBase: http://z/\r\n\r\n", profile="mhtml")
+    assert mhtml.entities[0].base == "http://x/y/"
+    # A retrieval URL without a scheme is not used, and a diagnostic says so (as in the CLI).
+    report = mimebase.analyze(raw, retrieval_url="example.com/x")
+    assert resolved(report) == [None]
+    assert [d.kind for d in report.diagnostics] == ["unusable_retrieval_url"]
+
+
+def test_resolve():
+    # RFC 1808 §5.1 and RFC 3986 §5.4.1 differ on "..": the tail segment stays in RFC 1808.
+    assert mimebase.resolve("http://a/b/c/d;p?q", "../g") == "http://a/b/g"
+    assert mimebase.resolve("http://a/b/c/d;p?q", "../../../g") == "http://a/../g"
+    assert mimebase.resolve("http://a/b/c/d;p?q", "../../../g", resolver="rfc3986") == "http://a/g"
+    assert mimebase.resolve("http://a/b/c/d;p?q", "../../../g", "whatwg") == "http://a/g"
+    assert mimebase.resolve("http://a/b/c/d;p?q", "") == "http://a/b/c/d;p?q"
+
+
+@pytest.mark.parametrize(
+    "base, reference, resolver, reason",
+    [
+        ("no-scheme/", "g", "rfc1808", "base URL has no scheme"),
+        ("", "g", "rfc3986", "base URL has no scheme"),
+        ("mailto:x", "g", "whatwg", "reference cannot be parsed against the base"),
+        ("http://[::1", "g", "whatwg", "base URL is not a valid URL"),
+    ],
+)
+def test_resolve_raises_value_error_with_the_reason(base, reference, resolver, reason):
+    with pytest.raises(ValueError, match=reason):
+        mimebase.resolve(base, reference, resolver)
+
+
+def test_resolve_rejects_an_unknown_resolver():
+    with pytest.raises(ValueError, match='^resolver: unknown value "rfc2396"'):
+        mimebase.resolve("http://a/", "g", resolver="rfc2396")
+
+
+def test_rewrite_writes_absolute_urls_and_keeps_every_other_byte():
+    out = mimebase.rewrite(MESSAGE)
+    assert out == MESSAGE.replace(b'"today.html"', b'"http://example.com/news/today.html"')
+    untouched = b"Subject: x\r\n\r\nplain text\r\n"
+    assert mimebase.rewrite(untouched) == untouched
+
+
+def test_report_records():
+    report = mimebase.analyze((SAMPLES / "forwarded-message.eml").read_bytes())
+    assert report.message_id is not None and report.message_id.startswith("<")
+    parts = [e.part for e in report.entities]
+    assert parts[0] == "HEADER" and any(p.endswith(".HEADER") for p in parts)
+    for entity in report.entities:
+        assert entity.kind in ("message", "body_part")
+        assert 0 <= entity.header[0] <= entity.header[1] <= entity.body[0] <= entity.body[1]
+        assert (entity.parent is None) == (entity.part == "HEADER")
+    for url in report.urls:
+        if url.source.startswith("header:"):
+            assert url.range is None and url.field is not None and url.item is not None
+        else:
+            assert url.range is not None and url.field is None
+        assert (url.resolved is None) == (url.unresolved_reason is not None)
+    assert "mimebase.Report" in repr(report)
+    assert "mimebase.Url" in repr(report.urls[0])
+
+
+def test_diagnostics():
+    report = mimebase.analyze(b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\nx\r\n")
+    kinds = [(d.part, d.kind) for d in report.diagnostics]
+    assert ("HEADER", "missing_close_delimiter") in kinds
+    assert all(d.message and not d.message.endswith(".") for d in report.diagnostics)
+
+
+def test_scan_takes_one_path_or_an_iterable_and_is_lazy(tmp_path):
+    (tmp_path / "a.eml").write_bytes(MESSAGE)
+    (tmp_path / "b.eml").write_bytes(b"Subject: b\r\n\r\n")
+    one = list(mimebase.scan(tmp_path / "a.eml"))
+    assert [r["path"] for r in one] == [str(tmp_path / "a.eml")]
+    assert list(mimebase.scan(str(tmp_path / "a.eml"))) == one
+    records = mimebase.scan(tmp_path, jobs=1)
+    (tmp_path / "c.eml").write_bytes(b"Subject: c\r\n\r\n")  # found: the walk starts on next()
+    assert [Path(r["path"]).name for r in records] == ["a.eml", "b.eml", "c.eml"]
+    generator = (p for p in [tmp_path / "b.eml", tmp_path / "missing.eml"])
+    records = list(mimebase.scan(generator, jobs=2))
+    assert [r["type"] for r in records] == ["message", "error"]
+    assert records[1]["kind"] == "read" and records[1]["format"] is None
+
+
+def test_scan_iterator_can_be_dropped_early(tmp_path):
+    for i in range(200):
+        (tmp_path / f"{i:03}.eml").write_bytes(MESSAGE)
+    records = mimebase.scan(tmp_path, jobs=4)
+    assert next(records)["path"].endswith("000.eml")
+    del records  # the threads stop; nothing hangs
+
+
+def test_scan_too_large_message(tmp_path):
+    (tmp_path / "big.eml").write_bytes(MESSAGE)
+    [record] = mimebase.scan(tmp_path, max_message_bytes=10)
+    assert (record["type"], record["kind"], record["length"]) == ("error", "too_large", len(MESSAGE))
+
+
+def test_documentation():
+    assert "RFC 1808" in mimebase.__doc__
+    for function in (mimebase.analyze, mimebase.rewrite, mimebase.resolve, mimebase.scan):
+        assert function.__doc__ and len(function.__doc__) > 200, function
+    assert str(inspect.signature(mimebase.analyze)) == (
+        "(data, *, retrieval_url=None, resolver='rfc1808', profile='default')"
+    )
+    assert "html:base" in mimebase.Entity.base_source.__doc__
+    assert "0-based" in mimebase.Url.range.__doc__
+
+
+def test_typing_files_are_installed():
+    package = Path(importlib.util.find_spec("mimebase").origin).parent
+    assert (package / "py.typed").is_file()
+    stub = next(package.glob("*.pyi")).read_text()
+    assert "def analyze(" in stub and "class Report" in stub

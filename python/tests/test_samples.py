@@ -1,0 +1,113 @@
+"""The samples' expectations, as the Rust golden tests hold them: every entity's base, where it
+came from and whom it was inherited from, and every URL's source, reference and resolved form,
+read from tests/data/golden/<sample>.inspect.txt and .urls.txt; each sample also with CRLF line
+endings. Plus the RFC 1808 examples and the baseStriker split spelled out."""
+
+import re
+
+import pytest
+
+import mimebase
+from conftest import GOLDEN, SAMPLES, samples, to_crlf
+
+PART = re.compile(r"HEADER|[0-9]+(\.[0-9]+)*(\.HEADER)?")
+BASE_LINE = re.compile(r"^(?:header-level )?base  (?:none|(?P<url>\S+)  \((?P<source>[^)]*)\))$")
+
+
+def parse_inspect(text: str):
+    """(entities, urls) of a golden `mimebase inspect` output: entities as
+    (part, content_type, base, base_source or None, inherited_from), URLs as
+    (part, source, reference, resolved or None)."""
+    entities, urls = [], []
+    lines = text.splitlines()
+    assert lines[0].startswith("== ")
+    part = None
+    for line in lines[1:]:
+        body = line.lstrip(" ")
+        words = body.split("  ")
+        if body.startswith("! "):
+            continue
+        if len(words) == 2 and PART.fullmatch(words[0]):
+            part = words[0]
+            entities.append({"part": part, "content_type": words[1]})
+            continue
+        match = BASE_LINE.match(body)
+        if match:
+            key = "header_base" if body.startswith("header-level") else "base"
+            source, inherited = match.group("source"), None
+            if source and source.startswith("inherited from "):
+                source, inherited = "inherited", source[len("inherited from "):]
+            entities[-1][key] = (match.group("url"), source or "none", inherited)
+            continue
+        source, rest = body.split("  ", 1)
+        reference, resolved = rest.split("  ->  ", 1)
+        if resolved.startswith("unresolved: "):
+            resolved = None
+        urls.append((part, source, reference, resolved))
+    return entities, urls
+
+
+def unescape(text: str) -> str:
+    return text.replace("\\t", "\t").replace("\\n", "\n").replace("\\r", "\r")
+
+
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("sample", samples(), ids=lambda p: p.stem)
+def test_sample_matches_golden(sample, crlf):
+    raw = sample.read_bytes()
+    if crlf:
+        raw = to_crlf(raw)
+    report = mimebase.analyze(raw)
+
+    entities, urls = parse_inspect((GOLDEN / f"{sample.stem}.inspect.txt").read_text())
+    assert [e["part"] for e in entities] == [e.part for e in report.entities]
+    for expected, entity in zip(entities, report.entities):
+        assert expected["content_type"] == entity.content_type
+        assert expected["base"] == (entity.base, entity.base_source, entity.inherited_from)
+        header_base = expected.get("header_base", expected["base"])
+        assert header_base[:2] == (entity.header_base, entity.header_base_source)
+    assert urls == [(u.part, u.source, unescape(u.reference), u.resolved) for u in report.urls]
+
+    golden_urls = (GOLDEN / f"{sample.stem}.urls.txt").read_text().splitlines()
+    assert golden_urls == [
+        f"{u.resolved or ''}\t{u.reference}".replace("\n", "\\n").replace("\r", "\\r")
+        for u in report.urls
+    ]
+
+
+def test_rfc1808_appendix():
+    report = mimebase.analyze((SAMPLES / "rfc1808-appendix.eml").read_bytes())
+    resolved = {u.reference: u.resolved for u in report.urls if u.source.startswith("html:")}
+    # RFC 1808 §5.1 and §5.2, base <URL:http://a/b/c/d;p?q#f> rewritten to the sample's base.
+    assert resolved["../x"] == "http://www.ics.uci.edu/Test/a/x"
+    assert resolved["g"] == "http://www.ics.uci.edu/Test/a/b/g"
+    assert resolved["../../../../g"] == "http://www.ics.uci.edu/../g"
+    assert resolved["g:h"] == "g:h"
+    root = report.entities[0]
+    assert (root.base, root.base_source) == ("http://www.ics.uci.edu/Test/a/b/c", "header:Base")
+
+
+def test_basestriker_split_is_resolved_against_the_html_base():
+    report = mimebase.analyze((SAMPLES / "basestriker.eml").read_bytes())
+    html = [e for e in report.entities if e.content_type == "text/html"][0]
+    assert (html.base, html.base_source) == ("http://phish.example.net/bank.example.com/", "html:base")
+    assert (html.header_base, html.header_base_source) == (None, "none")
+    link = [u for u in report.urls if u.source == "html:a@href"][0]
+    assert (link.reference, link.resolved) == (
+        "verify/login.html",
+        "http://phish.example.net/bank.example.com/verify/login.html",
+    )
+    assert (link.base, link.base_source) == ("http://phish.example.net/bank.example.com/", "html:base")
+    raw = (SAMPLES / "basestriker.eml").read_bytes()
+    body = raw[html.body[0]:html.body[1]]
+    # The HTML part is us-ascii and not transfer-encoded: its decoded body is its raw body.
+    assert body[link.range[0]:link.range[1]] == b"verify/login.html"
+
+
+def test_inherited_base_names_its_source():
+    report = mimebase.analyze((SAMPLES / "nested-content-base.eml").read_bytes())
+    by_part = {e.part: e for e in report.entities}
+    assert by_part["1.2"].base_source == "inherited"
+    assert by_part["1.2"].inherited_from == "1"
+    assert by_part["2"].inherited_from == "HEADER"
+    assert by_part["HEADER"].inherited_from is None
