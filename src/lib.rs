@@ -45,6 +45,7 @@
 mod analyze;
 mod base;
 mod css;
+pub mod extract;
 mod headers;
 mod html;
 pub mod mailbox;
@@ -57,6 +58,7 @@ pub mod target;
 pub mod url;
 
 pub use analyze::analyze;
+pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,

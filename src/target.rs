@@ -7,7 +7,8 @@
 //! `cid:` is removed, the rest is percent-decoded (the RFC 2392 erratum: `%hh` escapes are
 //! converted to their octets before comparison) and compared with the `Content-ID` of every
 //! entity of the message, without its angle brackets (a `Content-ID` written without them is
-//! taken as it is). The scheme name is ASCII case-insensitive (RFC 3986 §3.1).
+//! taken as it is). The scheme name is ASCII case-insensitive (RFC 3986 §3.1); a fragment
+//! (`#` and what follows, RFC 3986 §3.5) is not part of the identifier.
 //!
 //! **Case.** A Content-ID is an `addr-spec` (RFC 2392 §2, RFC 5322 §3.6.4). Its domain is
 //! compared ASCII case-insensitively, because domain names are (RFC 5322 §3.4.1, RFC 1035
@@ -212,6 +213,8 @@ enum IdUrl {
 /// The reference as a `cid:` or `mid:` URL; `None` for any other.
 fn id_url(reference: &str) -> Option<IdUrl> {
     let (scheme, rest) = reference.split_once(':')?;
+    // A fragment is not part of the identifier (RFC 3986 §3.5).
+    let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
     if scheme.eq_ignore_ascii_case("cid") {
         Some(IdUrl::Cid(decode(rest)))
     } else if scheme.eq_ignore_ascii_case("mid") {

@@ -97,15 +97,15 @@ fn cid_domain_is_case_insensitive_local_part_is_not() {
 }
 
 #[test]
-fn cid_scheme_is_case_insensitive_and_brackets_are_optional() {
+fn cid_scheme_is_case_insensitive_brackets_optional_fragment_ignored() {
     let raw = related(
-        r#"<img src="CID:one@x"><img src="Cid:two@x">"#,
+        r##"<img src="CID:one@x"><img src="Cid:two@x#frag">"##,
         &["Content-ID: <one@x> (first image)", "Content-ID: two@x"],
     );
     let report = analyze(&raw, &Options::new());
     assert_eq!(
         html_targets(&report),
-        pairs(&[("CID:one@x", "2 cid"), ("Cid:two@x", "3 cid")])
+        pairs(&[("CID:one@x", "2 cid"), ("Cid:two@x#frag", "3 cid")])
     );
     assert_eq!(unmatched_cids(&report), 0);
 }

@@ -33,6 +33,30 @@ pub(crate) enum Command {
     /// (exit code 2 at the end). A summary goes to stderr, and a progress bar when stderr is a
     /// terminal. The lines are documented in the library's `scan` module.
     Scan(ScanArgs),
+    /// Write every part of one message as a file in a directory, its HTML parts with each URL
+    /// that names another part (cid:, mid:, Content-Location) pointing at that part's file,
+    /// and an index.json; prints the path of the main HTML page.
+    Extract(ExtractArgs),
+}
+
+/// `mimebase extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ExtractArgs {
+    /// The message to extract; `-` (or none) reads standard input.
+    #[arg(value_name = "MESSAGE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// The directory to write into; created when missing.
+    #[arg(long, value_name = "OUT", help_heading = "Output")]
+    pub dir: PathBuf,
+
+    /// Replace files that already exist in OUT (without it, nothing is written when one
+    /// does).
+    #[arg(long, help_heading = "Output")]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub resolution: ResolutionArgs,
 }
 
 /// `mimebase rewrite`.

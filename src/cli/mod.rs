@@ -3,6 +3,7 @@
 //! closed pipe ends quietly (SPEC §6).
 
 mod args;
+mod extract;
 mod output;
 mod scan;
 
@@ -29,6 +30,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Resolve(resolve) => return run_resolve(resolve),
         Command::Rewrite(rewrite) => return run_rewrite(rewrite),
         Command::Scan(scan) => return scan::run(scan),
+        Command::Extract(extract) => return extract::run(extract),
     };
     let options = inputs.resolution.options();
     let stdout = io::stdout();
