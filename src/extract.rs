@@ -36,7 +36,9 @@
 //! control character or DEL, one of `<>:"|?*` (not allowed on Windows), ends with a space or
 //! `.` (Windows strips them), or its part before the first `.` is a Windows device name
 //! (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, `CONIN$`, `CONOUT$`, in any
-//! case). Names are unique ignoring ASCII case (case-insensitive file systems): a second
+//! case). A fallback name for a part nested so deep that its identifier passes 100 bytes is
+//! `part-n<position>.<extension>` (0-based position in document order). Names are unique
+//! ignoring ASCII case (case-insensitive file systems): a second
 //! `a.png` becomes `a-2.png`, then `a-3.png`; `index.json` is taken by the index.
 //!
 //! Why hand-written: the file naming rules are this command's own decisions; the
@@ -138,7 +140,7 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                     )
             })
             .map(|u| u.resolved.clone().unwrap_or_else(|| u.reference.clone()));
-        let name = names.claim(entity, content_location.as_deref());
+        let name = names.claim(entity, index, content_location.as_deref());
         let mut diagnostics = Vec::new();
         let bytes = mime::decoded_body(walk.bytes(raw, entity.buffer), entity, &mut diagnostics)
             .into_owned();
@@ -304,11 +306,11 @@ impl Default for Names {
 
 impl Names {
     /// A unique safe name for `entity`.
-    fn claim(&mut self, entity: &Entity, content_location: Option<&str>) -> String {
+    fn claim(&mut self, entity: &Entity, ordinal: usize, content_location: Option<&str>) -> String {
         let wanted = suggested_names(entity, content_location)
             .into_iter()
             .find(|name| is_safe_name(name))
-            .unwrap_or_else(|| fallback_name(&entity.part, &entity.content_type.essence()));
+            .unwrap_or_else(|| fallback_name(entity, ordinal));
         self.unique(&wanted)
     }
 
@@ -407,9 +409,17 @@ pub(crate) fn is_safe_name(name: &str) -> bool {
     !is_device
 }
 
-/// `part-<part>.<extension>`.
-fn fallback_name(part: &PartId, content_type: &str) -> String {
-    format!("part-{part}.{}", extension(content_type))
+/// `part-<part>.<extension>`; for a part identifier longer than 100 bytes (deep nesting),
+/// `part-n<ordinal>.<extension>` with the entity's 0-based position in document order, so that
+/// the name stays within file system limits.
+fn fallback_name(entity: &Entity, ordinal: usize) -> String {
+    let extension = extension(&entity.content_type.essence());
+    let part = entity.part.as_str();
+    if part.len() <= 100 {
+        format!("part-{part}.{extension}")
+    } else {
+        format!("part-n{ordinal}.{extension}")
+    }
 }
 
 /// The usual file name extension of a media type; `bin` for one not listed.
