@@ -69,3 +69,61 @@ for path in sorted(list(messages.rglob("*")) + list((fuzz_dir.parent / "samples"
         (analyze_dir / hashlib.sha1(data).hexdigest()).write_bytes(data)
         count += 1
 print(f"{count} message seeds in {analyze_dir}")
+
+# The focused targets: small seeds, cut to the -max_len each runs with (README "Fuzzing"),
+# from samples/, tests/data/ and the smallest messages of the corpus.
+import email
+import re
+
+MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096}
+small = []
+for path in sorted(list((fuzz_dir.parent / "samples").glob("*.eml"))
+                   + list((fuzz_dir.parent / "tests" / "data").rglob("*.eml"))
+                   + [p for p in messages.rglob("*") if p.is_file() and p.name != "FEATURES.jsonl"]):
+    if path.is_file() and path.stat().st_size <= 16384:
+        small.append(path.read_bytes())
+small = small[:400]
+
+
+def seed(target, data):
+    data = data[: MAX_LEN[target]]
+    if data:
+        (fuzz_dir / "corpus" / target).mkdir(parents=True, exist_ok=True)
+        write(target, data)
+
+
+def html_bodies(raw):
+    """The decoded text/html bodies of a message, as bytes."""
+    try:
+        message = email.message_from_bytes(raw)
+    except Exception:
+        return []
+    bodies = []
+    for part in message.walk():
+        if part.get_content_type() in ("text/html", "application/xhtml+xml"):
+            payload = part.get_payload(decode=True)
+            if payload:
+                bodies.append(payload)
+    return bodies
+
+
+for raw in small:
+    seed("mime_split", raw)
+    header_end = re.search(rb"\r?\n\r?\n", raw)
+    seed("headers", raw[: header_end.end()] if header_end else raw)
+    for body in html_bodies(raw):
+        seed("html_scan", body)
+        # rewrite_part: selector byte (charset, transfer encoding, resolver, line ending)
+        # then the body; two selectors per body: UTF-8 8bit rfc1808 LF, and windows-1252
+        # 8bit whatwg CRLF.
+        seed("rewrite_part", b"\x00" + body)
+        seed("rewrite_part", b"\x61" + body)
+        for style in re.findall(rb"(?is)<style[^>]*>(.*?)</style>", body):
+            seed("css", style)
+        for style in re.findall(rb"(?i)style\s*=\s*\"([^\"]*)\"", body):
+            seed("css", style)
+for css in [b"a{background:url(x.png)}", b"@import url('a.css');", b"b{x:url( \"q\\\"r\" )}",
+            b"c{mask:image-set(url(a) 1x)}", b"d{e:url(#clip)}"]:
+    seed("css", css)
+for target in MAX_LEN:
+    print(f"{len(list((fuzz_dir / 'corpus' / target).glob('*')))} seeds in fuzz/corpus/{target}")

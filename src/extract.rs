@@ -66,7 +66,7 @@ pub struct Extracted {
     /// never `index.json`.
     pub files: Vec<ExtractedFile>,
     /// The file of the message's main document: the leaf that stands for the root entity
-    /// (see the [module docs](crate::extract)) when it is HTML, else the first HTML file;
+    /// (see the [module docs](mod@crate::extract)) when it is HTML, else the first HTML file;
     /// `None` when there is no HTML part.
     pub root: Option<String>,
 }
@@ -74,7 +74,7 @@ pub struct Extracted {
 /// One leaf entity as a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExtractedFile {
-    /// A safe file name (see the [module docs](crate::extract)).
+    /// A safe file name (see the [module docs](mod@crate::extract)).
     pub name: String,
     /// The entity.
     pub part: PartId,
@@ -91,7 +91,7 @@ pub struct ExtractedFile {
     pub rewritten_urls: usize,
 }
 
-/// The files of every leaf entity of `raw` (see the [module docs](crate::extract)), with
+/// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
 /// bases, profile and resolver from `options` as for [`analyze`](crate::analyze).
 ///
 /// # Errors
@@ -349,10 +349,13 @@ fn suggested_names(entity: &Entity, content_location: Option<&str>) -> Vec<Strin
                 .into_owned(),
         );
     }
-    if let Some(field) = entity.fields.iter().find(|f| f.is("Content-Disposition")) {
-        if let Some(name) = disposition_filename(&field.value) {
-            names.push(name);
-        }
+    if let Some(name) = entity
+        .fields
+        .iter()
+        .find(|f| f.is("Content-Disposition"))
+        .and_then(|field| disposition_filename(&field.value))
+    {
+        names.push(name);
     }
     if let Some(name) = entity.content_type.param("name") {
         names.push(name.to_owned());

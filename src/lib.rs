@@ -46,6 +46,8 @@ mod analyze;
 mod base;
 mod css;
 pub mod extract;
+#[doc(hidden)]
+pub mod fuzzing;
 mod headers;
 mod html;
 pub mod mailbox;

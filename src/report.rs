@@ -10,18 +10,23 @@
 //! JSON object per line, UTF-8, each with a `"type"` field that says which record it is.
 //! Fields are always present unless marked optional; `null` stands for "none".
 //!
-//! - [`MessageLine`], `"type": "message"`, one per input of `inspect --json`: `input` (the
+//! - [`MessageLine`], `"type": "message"`, one per input of `inspect --json`: `path` (the
 //!   path as given, `-` for standard input) and the [`Report`]'s `entities` ([`EntityRecord`]),
 //!   `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
-//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `input` and the fields of
+//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path` and the fields of
 //!   [`UrlRecord`].
+//! - `"type": "error"`, one per input that could not be read: the `error` record of
+//!   `mimebase scan` ([`ScanLine::Error`](crate::scan::ScanLine::Error)), with `path`,
+//!   `"kind": "read"` and a `message`.
+//!
+//! The input is named by a `path` field in every record of every command (`scan` included).
 //!
 //! ```
 //! let raw = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">";
 //! let report = mimebase::analyze(raw, &mimebase::Options::new());
-//! let line = serde_json::to_string(&mimebase::report::MessageLine { input: "m.eml", report: &report })?;
+//! let line = serde_json::to_string(&mimebase::report::MessageLine { path: "m.eml", report: &report })?;
 //! let expected = serde_json::json!({
-//!   "type": "message", "input": "m.eml", "message_id": null,
+//!   "type": "message", "path": "m.eml", "message_id": null,
 //!   "entities": [{
 //!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
 //!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
@@ -474,25 +479,25 @@ pub struct Report {
 }
 
 /// One line of `inspect --json`: a whole message (see the [module docs](crate::report)).
-/// Serialized as `{"type": "message", "input": …, "entities": […], "urls": […],
+/// Serialized as `{"type": "message", "path": …, "entities": […], "urls": […],
 /// "diagnostics": […]}`.
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "type", rename = "message")]
 pub struct MessageLine<'a> {
     /// The input as named on the command line; `-` for standard input.
-    pub input: &'a str,
+    pub path: &'a str,
     /// What was found; its fields are written at the top level of the line.
     #[serde(flatten)]
     pub report: &'a Report,
 }
 
 /// One line of `urls --json`: one URL (see the [module docs](crate::report)). Serialized as
-/// `{"type": "url", "input": …}` followed by the fields of [`UrlRecord`].
+/// `{"type": "url", "path": …}` followed by the fields of [`UrlRecord`].
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "type", rename = "url")]
 pub struct UrlLine<'a> {
     /// The input as named on the command line; `-` for standard input.
-    pub input: &'a str,
+    pub path: &'a str,
     /// The URL; its fields are written at the top level of the line.
     #[serde(flatten)]
     pub url: &'a UrlRecord,

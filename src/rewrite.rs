@@ -19,7 +19,8 @@
 //!    `message/rfc822` changes that message's decoded bytes, which are encoded again in turn,
 //!    layer by layer, up to the raw message.
 //!
-//! Headers never change. A part that cannot be rewritten faithfully (unknown charset or
+//! Same-document references (an empty value, a fragment-only `#name`) are kept as written:
+//! they name this document, whatever its base. Headers never change. A part that cannot be rewritten faithfully (unknown charset or
 //! transfer encoding, a body that is not valid in its transfer encoding, a charset that is
 //! not ASCII-compatible such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit
 //! bytes) is left as it was, with a [`DiagnosticKind::RewriteSkipped`] diagnostic.
@@ -230,7 +231,7 @@ fn rewrite_part(
 ) -> Result<Option<(Vec<Splice>, usize)>, String> {
     let resolved_of = |record: usize| -> Option<&str> {
         let record = records.get(record)?;
-        if has_scheme(&record.reference) {
+        if has_scheme(&record.reference) || is_same_document(&record.reference) {
             return None;
         }
         // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
@@ -365,6 +366,16 @@ pub(crate) fn splice_decoded<'a>(
     let new = apply(&decoded, &decoded_splices);
     read_back(&new, entity, part, new_value)?;
     Ok((new, decoded_splices))
+}
+
+/// Whether `reference` (as written, white space trimmed) refers to the document it stands in
+/// and so is kept as written: an empty reference, which the HTML Standard resolves to the
+/// document's own URL (`<img src="">` would fetch the page itself once made absolute), or a
+/// fragment-only one (`href="#top"`, `usemap="#nav"`, CSS `url(#clip)`), which names a place
+/// or an element in this document; made absolute, it would point at another document (the
+/// base), and the link would leave the page or the image map would break.
+fn is_same_document(reference: &str) -> bool {
+    reference.is_empty() || reference.starts_with('#')
 }
 
 /// Checks that the new body reads back as intended: decoded and scanned as `analyze` would,

@@ -19,7 +19,8 @@ fn mimebase(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A usage error ends the process before it reads standard input.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
 }
 
@@ -86,9 +87,12 @@ fn retrieval_url_option() {
 }
 
 #[test]
-fn unreadable_input_exits_2_and_the_rest_is_processed() {
-    let output = mimebase(&["urls", "no/such/file.eml", "-"], b"Base: http://b/\n\nx");
-    assert_eq!(output.status.code(), Some(2));
+fn unreadable_input_exits_1_and_the_rest_is_processed() {
+    let output = mimebase(
+        &["urls", "-I", "no/such/file.eml", "-"],
+        b"Base: http://b/\n\nx",
+    );
+    assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "http://b/\thttp://b/\n");
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
@@ -129,14 +133,14 @@ fn inspect_json_one_message_record_per_input() {
     let lines = json_lines(&output);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["type"], "message");
-    assert_eq!(lines[0]["input"], CNN);
+    assert_eq!(lines[0]["path"], CNN);
     assert_eq!(
         lines[0]["entities"][0]["base"]["url"],
         "http://money.cnn.com/"
     );
     assert_eq!(lines[0]["entities"][0]["base"]["source"], "html:base");
     let stdin = &lines[1];
-    assert_eq!(stdin["input"], "-");
+    assert_eq!(stdin["path"], "-");
     assert_eq!(stdin["entities"][1]["part"], "1");
     assert_eq!(stdin["entities"][1]["parent"], "HEADER");
     assert_eq!(stdin["urls"][0]["unresolved"], "no_base");
@@ -180,7 +184,7 @@ fn urls_json_one_record_per_url() {
     assert!(
         lines
             .iter()
-            .all(|l| l["resolver"] == "rfc3986" && l["input"] == "-")
+            .all(|l| l["resolver"] == "rfc3986" && l["path"] == "-")
     );
     assert_eq!(lines[0]["base"]["source"], "retrieval");
     assert_eq!(lines[0]["range"]["start"], 9);
@@ -251,8 +255,566 @@ fn rewrite_reports_parts_left_unchanged_on_stderr() {
 }
 
 #[test]
-fn rewrite_unreadable_file_exits_2() {
+fn rewrite_unreadable_file_exits_1() {
     let output = mimebase(&["rewrite", "no/such.eml"], b"");
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
+}
+
+/// Runs the binary with `env` set (and `NO_COLOR`, `CLICOLOR_FORCE` cleared unless given).
+fn mimebase_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mimebase"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// A fresh empty directory under the target directory for one test.
+fn workdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("cli-{name}-"))
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap()
+}
+
+// ---- Exit codes: 0 all processed, 1 some input failed, 2 usage error ----
+
+#[test]
+fn mistyped_option_is_a_usage_error_exit_2_for_every_command() {
+    for args in [
+        &["scan", "--jbos", "1", "samples"][..],
+        &["urls", "--jbos", "1"][..],
+        &["inspect", "--colour", "never"][..],
+        &["rewrite", "--in-plcae"][..],
+    ] {
+        let output = mimebase(args, b"");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(stderr(&output).contains("Usage"), "{args:?}");
+    }
+}
+
+#[test]
+fn an_unusable_retrieval_url_is_a_usage_error_before_any_input_is_read() {
+    let dir = workdir("retrieval");
+    std::fs::write(
+        dir.path().join("m.eml"),
+        "Content-Type: text/html\n\n<a href=x>",
+    )
+    .unwrap();
+    let file = dir.path().join("m.eml");
+    let file = file.to_str().unwrap();
+    for command in ["inspect", "urls", "rewrite", "scan"] {
+        for url in ["archive/m/1", "//host/path", ""] {
+            let output = mimebase(&[command, "--retrieval-url", url, file], b"");
+            assert_eq!(output.status.code(), Some(2), "{command} {url:?}");
+            assert!(output.stdout.is_empty(), "{command} {url:?}");
+            let error = stderr(&output);
+            assert!(error.contains("not an absolute URL"), "{error}");
+        }
+    }
+    // The whatwg resolver refuses a base it cannot parse; a scheme alone is not enough.
+    let output = mimebase(
+        &[
+            "urls",
+            "--resolver",
+            "whatwg",
+            "--retrieval-url",
+            "http://[::1",
+            file,
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("not usable as a base"));
+    // Checked before standard input is read: a stdin that never ends does not block it.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(["urls", "--retrieval-url", "relative"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _open_stdin = child.stdin.take();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn resolve_failure_exits_1() {
+    let output = mimebase(&["resolve", "--resolver", "whatwg", "mailto:x", "g"], b"");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "\n");
+}
+
+#[test]
+fn scan_exit_codes() {
+    let output = mimebase(&["scan", "samples/basestriker.eml"], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = mimebase(&["scan", "samples/basestriker.eml", "no/such.eml"], b"");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 2);
+}
+
+/// The README's Hadoop Streaming wrapper, run as written (with the binary's path): a path
+/// that cannot be read is an error line in the output and the task succeeds; a mistyped
+/// option fails the task.
+#[test]
+fn readme_hadoop_wrapper_maps_only_exit_1_to_success() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let wrapper = readme
+        .split("#!/bin/sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\nSH\n").next())
+        .expect("the README's wrapper script");
+    assert!(wrapper.contains("./mimebase scan"), "{wrapper}");
+    let script = wrapper.replace("./mimebase", env!("CARGO_BIN_EXE_mimebase"));
+    let run = |script: &str, stdin: &[u8]| {
+        let mut child = Command::new("sh")
+            .args(["-c", script])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all(stdin);
+        child.wait_with_output().unwrap()
+    };
+    let output = run(&script, b"samples/basestriker.eml\nno/such.eml\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["type"], "error");
+    let mistyped = script.replace("--jobs", "--jbos");
+    assert_ne!(mistyped, script);
+    let output = run(&mistyped, b"samples/basestriker.eml\n");
+    assert!(!output.status.success(), "the task must fail");
+    assert!(stderr(&output).contains("unexpected argument '--jbos'"));
+}
+
+// ---- Text output is escaped ----
+
+const HOSTILE: &[u8] = b"Base: http://b/\nContent-Type: text/html\n\n\
+<a href=\"x&#27;]0;pwned&#7;y\">1</a> <a href=\"x\\ny.html\">2</a> <a href=\"x&#10;y.html\">3</a>\
+<a href=\"a\xc2\x9bb&#x202e;c&#127;\">4</a>\n";
+
+/// No byte of the output is a control character other than the line feed (and the tab that
+/// separates `urls` columns).
+fn assert_no_controls(bytes: &[u8], allowed: &[u8]) {
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    for c in text.chars() {
+        let control = c.is_control() && !allowed.contains(&(c as u32 as u8));
+        assert!(!control, "control {c:?} in {text:?}");
+    }
+}
+
+#[test]
+fn urls_escapes_controls_and_backslash_reversibly() {
+    let output = mimebase(&["urls"], HOSTILE);
+    assert_eq!(output.status.code(), Some(0));
+    assert_no_controls(&output.stdout, b"\n\t");
+    assert_eq!(
+        stdout(&output),
+        "http://b/\thttp://b/\n\
+         http://b/x\\x1b]0;pwned\\x07y\tx\\x1b]0;pwned\\x07y\n\
+         http://b/x\\\\ny.html\tx\\\\ny.html\n\
+         http://b/x\\ny.html\tx\\ny.html\n\
+         http://b/a\\u{9b}b\\u{202e}c\\x7f\ta\\u{9b}b\\u{202e}c\\x7f\n"
+    );
+}
+
+#[test]
+fn inspect_escapes_controls_and_backslash() {
+    let output = mimebase(&["inspect", "--color", "never"], HOSTILE);
+    assert_no_controls(&output.stdout, b"\n");
+    let text = stdout(&output);
+    assert!(
+        text.contains("  html:a@href  x\\x1b]0;pwned\\x07y  ->  http://b/x\\x1b]0;pwned\\x07y\n"),
+        "{text}"
+    );
+    assert!(text.contains("  html:a@href  x\\\\ny.html  ->  "), "{text}");
+    assert!(text.contains("  html:a@href  x\\ny.html  ->  "), "{text}");
+    // Header values too: a base and a content type with an escape sequence.
+    let output = mimebase(
+        &["inspect"],
+        b"Content-Base: http://b/\x1b[2J/\nContent-Type: text/html; x=\"\x07\"\n\n",
+    );
+    assert_no_controls(&output.stdout, b"\n");
+    assert!(stdout(&output).contains("http://b/\\x1b[2J/"));
+}
+
+#[test]
+fn diagnostics_and_names_are_escaped_on_stderr() {
+    let output = mimebase(&["urls", "no/such\x1b]0;x\x07.eml"], b"");
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_controls(&output.stderr, b"\n");
+    assert!(stderr(&output).starts_with("mimebase: no/such\\x1b]0;x\\x07.eml: "));
+    let output = mimebase(&["scan", "no/such\x1b]0;x\x07.eml"], b"");
+    assert_no_controls(&output.stderr, b"\n");
+    assert!(stderr(&output).contains("no/such\\x1b]0;x\\x07.eml"));
+}
+
+#[test]
+fn resolve_output_is_escaped() {
+    let output = mimebase(&["resolve", "http://a/", "x\x1by"], b"");
+    assert_eq!(stdout(&output), "http://a/x\\x1by\n");
+}
+
+// ---- rewrite: same-document references, -o, --in-place ----
+
+#[test]
+fn rewrite_keeps_same_document_references() {
+    let input = b"Base: http://b/dir/\nContent-Type: text/html\n\n\
+<img src=\"\"><a href=\"#top\">t</a><img usemap=\"#nav\" src=\"i.png\"><a href=\"\">e</a>\
+<div style=\"clip-path: url(#c)\"></div><a href=\"g#top\">g</a>\n";
+    let output = mimebase(&["rewrite"], input);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "Base: http://b/dir/\nContent-Type: text/html\n\n\
+<img src=\"\"><a href=\"#top\">t</a><img usemap=\"#nav\" src=\"http://b/dir/i.png\"><a href=\"\">e</a>\
+<div style=\"clip-path: url(#c)\"></div><a href=\"http://b/dir/g#top\">g</a>\n"
+    );
+}
+
+/// trec07p/inmail.10177 has `<a href="#nav">`: after `rewrite`, every same-document
+/// reference of the message reads back as written, and the others as resolved.
+#[test]
+fn rewrite_keeps_same_document_references_of_real_mail() {
+    let path = "../shared/corpus/messages/trec07p/inmail.10177";
+    let before = json_lines(&mimebase(&["urls", "--json", path], b""));
+    let rewritten = mimebase(&["rewrite", path], b"");
+    assert_eq!(rewritten.status.code(), Some(0));
+    let after = json_lines(&mimebase(&["urls", "--json"], &rewritten.stdout));
+    assert_eq!(before.len(), after.len());
+    let mut same_document = 0;
+    for (before, after) in before.iter().zip(&after) {
+        let reference = before["reference"].as_str().unwrap();
+        if before["source"].as_str().unwrap().starts_with("header:") {
+            assert_eq!(after["reference"], before["reference"]);
+        } else if reference.is_empty() || reference.starts_with('#') {
+            same_document += 1;
+            assert_eq!(after["reference"], reference);
+        } else if before["resolved"].is_string() {
+            assert_eq!(after["reference"], before["resolved"], "{reference}");
+        }
+    }
+    assert!(same_document >= 1, "the message has a #fragment link");
+}
+
+#[test]
+fn rewrite_to_an_output_file() {
+    let dir = workdir("rewrite-o");
+    let out = dir.path().join("out.eml");
+    let input = b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"g\">\n";
+    let output = mimebase(&["rewrite", "-o", out.to_str().unwrap()], input);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"http://b/g\">\n"
+    );
+    // Only the output file is left in the directory: no temporary file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // A directory that does not exist: nothing is written, and the exit code says so.
+    let missing = dir.path().join("no/such/dir/out.eml");
+    let output = mimebase(&["rewrite", "-o", missing.to_str().unwrap()], input);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("mimebase: writing "));
+    assert!(!missing.exists());
+}
+
+#[test]
+fn rewrite_in_place_replaces_the_file_whole_and_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = workdir("rewrite-in-place");
+    let file = dir.path().join("m.eml");
+    std::fs::write(
+        &file,
+        b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"g\">\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.path().join("link.eml");
+    std::os::unix::fs::symlink("m.eml", &link).unwrap();
+    let output = mimebase(&["rewrite", "--in-place", link.to_str().unwrap()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"http://b/g\">\n"
+    );
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+
+    // Standard input cannot be replaced: a usage error.
+    let output = mimebase(&["rewrite", "--in-place"], b"x");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--in-place"));
+    // -o and --in-place together: a usage error.
+    let output = mimebase(
+        &["rewrite", "--in-place", "-o", "x", file.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
+
+// ---- urls: file names, NUL-terminated records; JSON error records and `path` ----
+
+#[test]
+fn urls_names_the_input_with_several_inputs_as_grep_does() {
+    let one = "samples/folded-base.eml";
+    let two = "samples/basestriker.eml";
+    let single = stdout(&mimebase(&["urls", one], b""));
+    let both = stdout(&mimebase(&["urls", one, two], b""));
+    assert!(!single.is_empty());
+    let first: Vec<String> = single.lines().map(|l| format!("{one}\t{l}")).collect();
+    let lines: Vec<&str> = both.lines().collect();
+    assert_eq!(
+        lines[..first.len()],
+        first.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    );
+    assert!(
+        lines[first.len()..]
+            .iter()
+            .all(|l| l.starts_with(&format!("{two}\t")))
+    );
+    assert!(lines.len() > first.len());
+    // -I (--no-filename) drops the names; -H (--with-filename) adds it for one input.
+    let plain = stdout(&mimebase(&["urls", "-I", one, two], b""));
+    assert_eq!(plain.lines().count(), lines.len());
+    assert!(plain.starts_with(&single));
+    assert_eq!(
+        stdout(&mimebase(&["urls", "--no-filename", one, two], b"")),
+        plain
+    );
+    assert_eq!(
+        stdout(&mimebase(&["urls", "-H", one], b"")),
+        first.join("\n") + "\n"
+    );
+    assert_eq!(
+        stdout(&mimebase(&["urls", "--with-filename", one], b"")),
+        first.join("\n") + "\n"
+    );
+}
+
+#[test]
+fn urls_null_terminated_records() {
+    let output = mimebase(&["urls", "-0"], HOSTILE);
+    let records: Vec<&[u8]> = output.stdout.split(|&b| b == 0).collect();
+    // Five URLs, each record ended by NUL (so the last piece is empty); no newline at all.
+    assert_eq!(records.len(), 6);
+    assert!(records[5].is_empty());
+    assert!(!output.stdout.contains(&b'\n'));
+    assert_eq!(records[0], b"http://b/\thttp://b/");
+    let output = mimebase(&["urls", "-0", "--json"], b"");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn inspect_and_urls_json_write_an_error_record_for_an_unreadable_input() {
+    for command in ["inspect", "urls"] {
+        let output = mimebase(
+            &[command, "--json", "no/such.eml", "-"],
+            b"Base: http://b/\n\n",
+        );
+        assert_eq!(output.status.code(), Some(1));
+        let lines = json_lines(&output);
+        assert_eq!(lines[0]["type"], "error", "{command}");
+        assert_eq!(lines[0]["path"], "no/such.eml");
+        assert_eq!(lines[0]["kind"], "read");
+        assert!(lines[0]["message"].as_str().unwrap().len() > 3);
+        assert_eq!(lines[1]["path"], "-");
+        assert!(stderr(&output).starts_with("mimebase: no/such.eml: "));
+    }
+}
+
+#[test]
+fn every_json_record_names_its_input_path() {
+    let file = "samples/basestriker.eml";
+    let records = [
+        json_lines(&mimebase(&["inspect", "--json", file], b"")),
+        json_lines(&mimebase(&["urls", "--json", file], b"")),
+        json_lines(&mimebase(&["scan", file], b"")),
+    ];
+    for lines in &records {
+        assert!(!lines.is_empty());
+        for line in lines {
+            assert_eq!(line["path"], file, "{line}");
+            assert!(line.get("input").is_none(), "{line}");
+        }
+    }
+}
+
+// ---- Conventions: colour, completions, man page, examples, resolve from stdin ----
+
+#[test]
+fn color_always_never_auto_and_no_color() {
+    let file = "samples/forwarded-message.eml";
+    let always = mimebase_env(&["inspect", "--color", "always", file], b"", &[]);
+    assert!(always.stdout.contains(&0x1b));
+    // The colours are the only difference.
+    let never = mimebase_env(&["inspect", "--color", "never", file], b"", &[]);
+    assert!(!never.stdout.contains(&0x1b));
+    let stripped = String::from_utf8(always.stdout.clone())
+        .unwrap()
+        .split('\x1b')
+        .enumerate()
+        .map(|(i, piece)| {
+            if i == 0 {
+                piece
+            } else {
+                &piece[piece.find('m').unwrap() + 1..]
+            }
+        })
+        .collect::<String>();
+    assert_eq!(stripped, stdout(&never));
+    // auto: no colour into a pipe, unless CLICOLOR_FORCE; NO_COLOR wins over both.
+    let auto = mimebase_env(&["inspect", file], b"", &[]);
+    assert_eq!(auto.stdout, never.stdout);
+    let forced = mimebase_env(&["inspect", file], b"", &[("CLICOLOR_FORCE", "1")]);
+    assert_eq!(forced.stdout, always.stdout);
+    let no_color = mimebase_env(
+        &["inspect", "--color", "auto", file],
+        b"",
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+    );
+    assert_eq!(no_color.stdout, never.stdout);
+    // An explicit --color always is obeyed even with NO_COLOR (https://no-color.org).
+    let explicit = mimebase_env(
+        &["inspect", "--color", "always", file],
+        b"",
+        &[("NO_COLOR", "1")],
+    );
+    assert_eq!(explicit.stdout, always.stdout);
+}
+
+#[test]
+fn completions_for_each_shell() {
+    for (shell, marker) in [
+        ("bash", "complete -F _mimebase"),
+        ("zsh", "#compdef mimebase"),
+        ("fish", "complete -c mimebase"),
+        ("elvish", "mimebase"),
+        ("powershell", "mimebase"),
+    ] {
+        let output = mimebase(&["completions", shell], b"");
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        let script = stdout(&output);
+        assert!(script.contains(marker), "{shell}: {script}");
+        assert!(script.contains("rewrite"), "{shell}");
+    }
+    let output = mimebase(&["completions", "tcsh"], b"");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn bash_completion_script_loads_in_bash() {
+    let script = stdout(&mimebase(&["completions", "bash"], b""));
+    let output = Command::new("bash")
+        .args(["-c", &format!("{script}\ncomplete -p mimebase")])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("_mimebase"));
+}
+
+#[test]
+fn man_page_for_the_command_and_each_subcommand() {
+    let output = mimebase(&["man"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let page = stdout(&output);
+    assert!(page.contains(".TH mimebase 1"), "{page}");
+    for section in [
+        ".SH NAME",
+        ".SH SYNOPSIS",
+        ".SH SUBCOMMANDS",
+        "mimebase\\-rewrite",
+    ] {
+        assert!(page.contains(section), "{section}");
+    }
+    let rewrite = stdout(&mimebase(&["man", "rewrite"], b""));
+    assert!(rewrite.contains(".TH mimebase-rewrite 1"), "{rewrite}");
+    assert!(rewrite.contains("\\-\\-in\\-place"));
+    assert_eq!(mimebase(&["man", "frobnicate"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn help_has_examples_for_every_command() {
+    for command in [
+        "inspect",
+        "urls",
+        "rewrite",
+        "resolve",
+        "scan",
+        "completions",
+        "man",
+    ] {
+        let help = stdout(&mimebase(&[command, "--help"], b""));
+        let examples = help
+            .split("Examples:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command}"));
+        assert!(
+            examples
+                .lines()
+                .next()
+                .unwrap()
+                .trim()
+                .starts_with("mimebase")
+                || examples.lines().next().unwrap().contains("| mimebase"),
+            "{command}: {help}"
+        );
+    }
+    assert!(stdout(&mimebase(&["--help"], b"")).contains("Examples:\n  mimebase inspect"));
+}
+
+#[test]
+fn resolve_reads_references_from_stdin_when_given_none() {
+    let output = mimebase(
+        &["resolve", "http://a/b/c/d;p?q"],
+        b"g\r\n../g\n\n#s\nmailto:x",
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        "http://a/b/c/g\nhttp://a/b/g\nhttp://a/b/c/d;p?q\nhttp://a/b/c/d;p?q#s\nmailto:x\n"
+    );
+    // A `--` with nothing after it reads stdin too; a failure gives an empty line and exit 1.
+    let output = mimebase(
+        &["resolve", "--resolver", "whatwg", "mailto:x", "--"],
+        b"g\nmailto:y\n",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "\nmailto:y\n");
 }

@@ -187,7 +187,7 @@ fn maildir_and_mbox_one_line_per_message_with_offsets_and_errors() {
         b"",
         &dir,
     );
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
     let error = |path: &str, format: Value, offset: Value, length: Value| {
         ("error".to_owned(), path.to_owned(), format, offset, length)
     };
@@ -347,7 +347,7 @@ fn paths_from_stdin_is_a_pipe_stage() {
             list.as_bytes(),
             &dir,
         );
-        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
         // One line per message: 300 files, 4 in the mbox (one of them over no limit), 2 errors.
         assert_eq!(run.lines.len(), 300 + 4 + 2);
         let mut expected = Vec::new();
@@ -413,7 +413,7 @@ fn paths_from_a_file_after_the_arguments() {
     assert_eq!(run.lines[2]["type"], "error");
 
     let run = scan(&["--paths-from", "no-such-list"], b"", &dir);
-    assert_eq!(run.code, Some(2));
+    assert_eq!(run.code, Some(1));
     assert_eq!(run.lines.len(), 1);
     assert_eq!(run.lines[0]["path"], "no-such-list");
 }

@@ -9,6 +9,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod focused;
+
 use mimebase::url::components::Components;
 use mimebase::url::rfc3986::Parts;
 use mimebase::url::{ResolveError, Resolver, has_scheme, rfc1808, rfc3986, whatwg};

@@ -181,7 +181,7 @@ impl Report {
     }
 
     /// The report as a ``dict``: the record ``mimebase inspect --json`` writes for this message
-    /// without its ``"type"`` and ``"input"`` keys, that is ``message_id``, ``entities``,
+    /// without its ``"type"`` and ``"path"`` keys, that is ``message_id``, ``entities``,
     /// ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
     /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -35,7 +35,7 @@ def test_to_dict_equals_inspect_json(cli, options):
     assert len(lines) == len(MESSAGES)
     for path, line in zip(MESSAGES, lines):
         assert line.pop("type") == "message"
-        assert line.pop("input") == str(path)
+        assert line.pop("path") == str(path)
         assert mimebase.analyze(path.read_bytes(), **options).to_dict() == line, path
 
 
@@ -45,7 +45,7 @@ def test_urls_equal_urls_json(cli, options):
     expected = []
     for path in MESSAGES:
         for url in mimebase.analyze(path.read_bytes(), **options).to_dict()["urls"]:
-            expected.append({"type": "url", "input": str(path), **url})
+            expected.append({"type": "url", "path": str(path), **url})
     assert len(expected) > 1000
     assert lines == expected
 

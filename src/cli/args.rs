@@ -1,4 +1,4 @@
-//! Command-line arguments (SPEC §6). Help text comes from these doc comments.
+//! Command-line arguments. Help text comes from these doc comments.
 
 use std::path::PathBuf;
 
@@ -7,36 +7,181 @@ use mimebase::{Options, Profile, Resolver};
 
 /// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
 /// its headers and HTML bodies resolved against them.
+///
+/// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
+/// named on stderr; the others were processed); 2 usage error (nothing processed), or output
+/// could not be written.
 #[derive(Debug, Parser)]
-#[command(name = "mimebase", version)]
+#[command(name = "mimebase", version, after_help = TOP_EXAMPLES)]
 pub(crate) struct Args {
     #[command(subcommand)]
     pub command: Command,
 }
 
+const TOP_EXAMPLES: &str = "\
+Examples:
+  mimebase inspect message.eml
+  mimebase urls --retrieval-url https://archive.example/msg/42 message.eml
+  mimebase rewrite --in-place message.eml
+  mimebase scan --jobs 4 ~/Maildir > urls.ndjson
+  mimebase resolve http://a/b/c/d ../g";
+
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Show the tree: each part's type, base, where the base came from, and its URLs.
-    Inspect(InputArgs),
+    #[command(after_help = "\
+Examples:
+  mimebase inspect message.eml
+  mimebase inspect --json a.eml b.eml | jq .entities
+  mimebase inspect --color always message.eml | less -R
+
+Text output escapes control characters: see `mimebase urls --help`.")]
+    Inspect(InspectArgs),
     /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
-    /// is empty when the URL could not be resolved.
-    Urls(InputArgs),
-    /// Write the message to stdout with every resolvable relative URL of its HTML bodies in
-    /// absolute form; every other byte stays as it was.
+    /// is empty when the URL could not be resolved. With more than one input, each line
+    /// starts with the input's name and a tab.
+    ///
+    /// Text output is escaped so that no control character reaches the terminal and every
+    /// line reads back unambiguously, with the escapes of a Rust string literal: `\\` for a
+    /// backslash, `\t` `\n` `\r`, `\xHH` for the other C0 controls and DEL, `\u{HH}` for C1
+    /// controls and `\u{HHHH}` for the bidirectional formatting characters.
+    #[command(after_help = "\
+Examples:
+  mimebase urls message.eml
+  mimebase urls --json message.eml | jq -r .resolved
+  mimebase urls -I *.eml | cut -f1 | sort -u
+  mimebase urls -0 message.eml | xargs -0 -n1 echo")]
+    Urls(UrlsArgs),
+    /// Write the message with every resolvable relative URL of its HTML bodies in absolute
+    /// form; every other byte stays as it was. Same-document references (an empty value,
+    /// `#fragment`) are kept as written.
+    #[command(after_help = "\
+Examples:
+  mimebase rewrite message.eml > absolute.eml
+  mimebase rewrite --retrieval-url https://archive.example/msg/42 -o out.eml message.eml
+  mimebase rewrite --in-place message.eml")]
     Rewrite(RewriteArgs),
-    /// Resolve each REF against BASE and print the results, one line per REF, in order. A REF
-    /// that cannot be resolved prints an empty line and a diagnostic, and the exit code is 2.
+    /// Resolve each REF against BASE and print the results, one line per REF, in order; with
+    /// no REF, read references from standard input, one per line. A REF that cannot be
+    /// resolved prints an empty line and a diagnostic, and the exit code is 1.
+    #[command(after_help = "\
+Examples:
+  mimebase resolve http://a/b/c/d;p?q g ../g //g
+  mimebase resolve --resolver whatwg https://example.com/a/ -- -dash
+  printf '../x\\n?y\\n' | mimebase resolve http://a/b/c")]
     Resolve(ResolveArgs),
     /// Read files, directories, Maildir folders and mbox files and write one NDJSON line per
     /// message, in input order: where it was found, its Message-ID, entities, URLs and
     /// diagnostics; an input that cannot be read becomes an error line and the scan goes on
-    /// (exit code 2 at the end). A summary goes to stderr, and a progress bar when stderr is a
+    /// (exit code 1 at the end). A summary goes to stderr, and a progress bar when stderr is a
     /// terminal. The lines are documented in the library's `scan` module.
+    #[command(after_help = "\
+Examples:
+  mimebase scan ~/Maildir archive.mbox > urls.ndjson
+  find /mail -name '*.eml' -print0 | mimebase scan --paths-from - -0 --jobs 4
+  mimebase scan --jobs 1 --paths-from - < paths.txt || test $? -eq 1")]
     Scan(ScanArgs),
+    /// Print a completion script for SHELL on stdout.
+    #[command(after_help = "\
+Examples:
+  mimebase completions bash > ~/.local/share/bash-completion/completions/mimebase
+  mimebase completions zsh > ~/.zfunc/_mimebase
+  mimebase completions fish > ~/.config/fish/completions/mimebase.fish")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on stdout: of mimebase, or of one of its commands.
+    #[command(after_help = "\
+Examples:
+  mimebase man | man -l -
+  mimebase man rewrite > mimebase-rewrite.1")]
+    Man(ManArgs),
     /// Write every part of one message as a file in a directory, its HTML parts with each URL
     /// that names another part (cid:, mid:, Content-Location) pointing at that part's file,
     /// and an index.json; prints the path of the main HTML page.
     Extract(ExtractArgs),
+}
+
+/// `mimebase completions`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// `mimebase man`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ManArgs {
+    /// A command whose page to print (`mimebase-COMMAND(1)`); none: the page of mimebase.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorArg {
+    /// Colour when stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not
+    /// `dumb` (`CLICOLOR_FORCE` forces it).
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `mimebase inspect`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct InspectArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
+    /// in the library's `report` module.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+
+    /// When to colour the tree.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, help_heading = "Output")]
+    pub color: ColorArg,
+}
+
+/// `mimebase urls`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct UrlsArgs {
+    #[command(flatten)]
+    pub inputs: InputArgs,
+
+    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
+    /// in the library's `report` module.
+    #[arg(long, help_heading = "Output")]
+    pub json: bool,
+
+    /// Start each line with the input's name and a tab (the default with more than one
+    /// input).
+    #[arg(
+        short = 'H',
+        long,
+        overrides_with = "no_filename",
+        help_heading = "Output"
+    )]
+    pub with_filename: bool,
+
+    /// Never start lines with the input's name (the default with one input).
+    #[arg(
+        short = 'I',
+        long,
+        overrides_with = "with_filename",
+        help_heading = "Output"
+    )]
+    pub no_filename: bool,
+
+    /// End each line with a NUL byte instead of a newline (for `xargs -0`).
+    #[arg(
+        short = '0',
+        long = "null",
+        conflicts_with = "json",
+        help_heading = "Output"
+    )]
+    pub null: bool,
 }
 
 /// `mimebase extract`.
@@ -66,6 +211,17 @@ pub(crate) struct RewriteArgs {
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
 
+    /// Write the message to OUTPUT instead of stdout: to a temporary file in OUTPUT's
+    /// directory, then renamed over OUTPUT, so OUTPUT is never half-written.
+    #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
+    pub output: Option<PathBuf>,
+
+    /// Replace FILE with the rewritten message, the same way as `-o FILE` (a temporary file,
+    /// then a rename; FILE keeps its permissions; a symbolic link is followed). FILE is left
+    /// untouched when nothing changes.
+    #[arg(long, conflicts_with = "output", help_heading = "Output")]
+    pub in_place: bool,
+
     #[command(flatten)]
     pub resolution: ResolutionArgs,
 }
@@ -77,7 +233,8 @@ pub(crate) struct ResolveArgs {
     #[arg(value_name = "BASE")]
     pub base: String,
 
-    /// References to resolve; an empty one is valid (RFC 1808 §5.2: the base itself).
+    /// References to resolve; an empty one is valid (RFC 1808 §5.2: the base itself). None:
+    /// read them from standard input, one per line (a trailing CR is removed).
     #[arg(value_name = "REF", allow_hyphen_values = true)]
     pub references: Vec<String>,
 
@@ -86,7 +243,7 @@ pub(crate) struct ResolveArgs {
     pub resolver: ResolverArg,
 }
 
-/// `--profile`: the base precedence profiles of SPEC §3.
+/// `--profile`: which base header fields count, and in which order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ProfileArg {
     /// Base, else Content-Base, else Content-Location; then inheritance, the retrieval URL.
@@ -107,7 +264,7 @@ impl From<ProfileArg> for Profile {
     }
 }
 
-/// `--resolver`: the algorithms of SPEC §4.
+/// `--resolver`: the resolution algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ResolverArg {
     /// RFC 1808 §4, exactly as written (the default).
@@ -128,7 +285,7 @@ impl From<ResolverArg> for Resolver {
     }
 }
 
-/// Inputs and the options every command shares.
+/// The inputs of `inspect` and `urls`, and the options every command shares.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
     /// Messages to read; `-` (or none at all) reads standard input.
@@ -137,19 +294,15 @@ pub(crate) struct InputArgs {
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
-
-    /// Write NDJSON (one JSON object per line) instead of text; the records are documented
-    /// in the library's `report` module.
-    #[arg(long, help_heading = "Output")]
-    pub json: bool,
 }
 
 /// `--retrieval-url`, `--resolver`, `--profile`: how every command that reads messages finds
-/// bases and resolves URLs (SPEC §6).
+/// bases and resolves URLs.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ResolutionArgs {
     /// The URL the message was retrieved from: the base of the root message when no header
-    /// or <base> gives one (RFC 1808 §3.3).
+    /// or <base> gives one (RFC 1808 §3.3). It must be an absolute URL (with a scheme) that
+    /// the resolver accepts as a base.
     #[arg(long, value_name = "URL", help_heading = "Resolution")]
     pub retrieval_url: Option<String>,
 
@@ -163,6 +316,28 @@ pub(crate) struct ResolutionArgs {
 }
 
 impl ResolutionArgs {
+    /// Checks what clap cannot check alone: the retrieval URL must be absolute and usable as
+    /// a base by the chosen resolver. The error is a usage error (exit code 2), reported
+    /// before any input is read.
+    pub fn check(&self) -> Result<(), String> {
+        let Some(url) = &self.retrieval_url else {
+            return Ok(());
+        };
+        if !mimebase::url::has_scheme(url) {
+            return Err(format!(
+                "--retrieval-url {url:?} is not an absolute URL (it has no scheme)"
+            ));
+        }
+        let resolver = Resolver::from(self.resolver);
+        match resolver.resolve(url, "") {
+            Ok(_) => Ok(()),
+            Err(error) => Err(format!(
+                "--retrieval-url {url:?} is not usable as a base ({}): {error}",
+                resolver.name()
+            )),
+        }
+    }
+
     /// The library's options for these arguments.
     pub fn options(&self) -> Options {
         let options = Options::new()
@@ -211,6 +386,20 @@ pub(crate) struct ScanArgs {
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+impl Args {
+    /// The resolution options of the command, if it has them.
+    pub fn resolution(&self) -> Option<&ResolutionArgs> {
+        match &self.command {
+            Command::Inspect(args) => Some(&args.inputs.resolution),
+            Command::Urls(args) => Some(&args.inputs.resolution),
+            Command::Rewrite(args) => Some(&args.resolution),
+            Command::Scan(args) => Some(&args.resolution),
+            Command::Extract(args) => Some(&args.resolution),
+            Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
-//! with `OUT/index.json`.
+//! with `OUT/index.json`; the path of the main HTML page on stdout (escaped as all text
+//! output is). Exit code 1 when the message cannot be read or a file cannot be written
+//! (also when one exists and `--force` is not given).
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
 //! rules, checked again here), files are created with `create_new` so that no existing file
@@ -21,7 +23,8 @@ use std::process::ExitCode;
 use mimebase::{DiagnosticKind, Extracted};
 
 use super::args::ExtractArgs;
-use super::read_input;
+use super::output::escape;
+use super::{EXIT_INPUT_FAILED, read_input, write_failed};
 
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
@@ -30,8 +33,12 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     let raw = match read_input(&args.file) {
         Ok(raw) => raw,
         Err(error) => {
-            eprintln!("mimebase: {name}: {error}");
-            return ExitCode::from(1);
+            eprintln!(
+                "mimebase: {}: {}",
+                escape(&name),
+                escape(&error.to_string())
+            );
+            return ExitCode::from(EXIT_INPUT_FAILED);
         }
     };
     let extracted = mimebase::extract(&raw, &options);
@@ -41,24 +48,30 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
             DiagnosticKind::RewriteSkipped | DiagnosticKind::UnmatchedCid
         ) {
             let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-            eprintln!("mimebase: {name}: part {part}: {}", diagnostic.message);
+            eprintln!(
+                "mimebase: {}: part {part}: {}",
+                escape(&name),
+                escape(&diagnostic.message)
+            );
         }
     }
     match write(&args.dir, &extracted, args.force) {
         Ok(()) => {}
         Err(error) => {
-            eprintln!("mimebase: {}: {error}", args.dir.display());
-            return ExitCode::from(1);
+            eprintln!(
+                "mimebase: {}: {}",
+                escape(&args.dir.display().to_string()),
+                escape(&error.to_string())
+            );
+            return ExitCode::from(EXIT_INPUT_FAILED);
         }
     }
     if let Some(root) = &extracted.root {
         let stdout = io::stdout();
         let mut out = stdout.lock();
-        if let Err(error) = writeln!(out, "{}", args.dir.join(root).display()) {
-            if error.kind() != io::ErrorKind::BrokenPipe {
-                eprintln!("mimebase: writing output: {error}");
-                return ExitCode::from(1);
-            }
+        let line = escape(&args.dir.join(root).display().to_string()).into_owned();
+        if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+            return write_failed(&error);
         }
     }
     ExitCode::SUCCESS
@@ -108,15 +121,13 @@ fn write(dir: &Path, extracted: &Extracted, force: bool) -> io::Result<()> {
 /// is removed first (a directory is not).
 fn create(dir: &Path, name: &str, bytes: &[u8], force: bool) -> io::Result<()> {
     let path = dir.join(name);
-    if force {
-        if let Ok(metadata) = fs::symlink_metadata(&path) {
-            if metadata.is_dir() {
-                return Err(io::Error::other(format!(
-                    "{name} is a directory; not replaced"
-                )));
-            }
-            fs::remove_file(&path)?;
+    if force && let Ok(metadata) = fs::symlink_metadata(&path) {
+        if metadata.is_dir() {
+            return Err(io::Error::other(format!(
+                "{name} is a directory; not replaced"
+            )));
         }
+        fs::remove_file(&path)?;
     }
     let mut file = OpenOptions::new()
         .write(true)

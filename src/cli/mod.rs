@@ -1,37 +1,84 @@
 //! The command line: arguments in, library calls, text out. stdout carries data, stderr
-//! diagnostics prefixed `mimebase:`; exit 0 on success, 2 when an input could not be read; a
-//! closed pipe ends quietly (SPEC §6).
+//! diagnostics prefixed `mimebase:`; a closed pipe ends quietly.
+//!
+//! Exit codes, as grep and ripgrep use them: 0 every input processed; 1 some input could not
+//! be read or analyzed (each named on stderr, the others still processed); 2 a usage error
+//! (nothing was processed) or output that could not be written (the run stopped there).
 
 mod args;
 mod extract;
 mod output;
 mod scan;
 
-use std::io::{self, Read, Write};
-use std::path::Path;
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
-use args::{Args, Command, InputArgs, ResolveArgs, RewriteArgs};
-use mimebase::{Report, analyze};
+use args::{Args, Command, InputArgs, ManArgs, ResolveArgs, RewriteArgs};
+use mimebase::analyze;
+use output::escape;
 
-/// Writes one report in one output format.
-type Printer = fn(&mut dyn Write, &str, &Report) -> io::Result<()>;
+/// Exit code: some input could not be read or analyzed; the others were processed.
+pub(crate) const EXIT_INPUT_FAILED: u8 = 1;
+/// Exit code: a usage error, or output that could not be written.
+pub(crate) const EXIT_USAGE: u8 = 2;
 
 /// Runs the command line and returns the process's exit code.
 pub(crate) fn run() -> ExitCode {
     let args = Args::parse();
-    let (inputs, print): (&InputArgs, Printer) = match &args.command {
-        Command::Inspect(inputs) if inputs.json => (inputs, output::inspect_json),
-        Command::Inspect(inputs) => (inputs, output::inspect),
-        Command::Urls(inputs) if inputs.json => (inputs, output::urls_json),
-        Command::Urls(inputs) => (inputs, output::urls),
-        Command::Resolve(resolve) => return run_resolve(resolve),
-        Command::Rewrite(rewrite) => return run_rewrite(rewrite),
-        Command::Scan(scan) => return scan::run(scan),
-        Command::Extract(extract) => return extract::run(extract),
-    };
+    if let Some(resolution) = args.resolution()
+        && let Err(message) = resolution.check()
+    {
+        usage_error(&message);
+    }
+    match &args.command {
+        Command::Inspect(inspect) => {
+            let printer = if inspect.json {
+                output::Printer::InspectJson
+            } else {
+                output::Printer::Inspect {
+                    color: output::use_color(inspect.color),
+                }
+            };
+            run_inputs(&inspect.inputs, &printer)
+        }
+        Command::Urls(urls) => {
+            let printer = if urls.json {
+                output::Printer::UrlsJson
+            } else {
+                let several = urls.inputs.files.len() > 1;
+                output::Printer::Urls {
+                    with_filename: urls.with_filename || (several && !urls.no_filename),
+                    terminator: if urls.null { b'\0' } else { b'\n' },
+                }
+            };
+            run_inputs(&urls.inputs, &printer)
+        }
+        Command::Resolve(resolve) => run_resolve(resolve),
+        Command::Rewrite(rewrite) => run_rewrite(rewrite),
+        Command::Scan(scan) => scan::run(scan),
+        Command::Completions(completions) => {
+            let mut command = Args::command();
+            let mut out = Vec::new();
+            clap_complete::generate(completions.shell, &mut command, "mimebase", &mut out);
+            write_all(&out)
+        }
+        Command::Man(man) => run_man(man),
+        Command::Extract(extract) => extract::run(extract),
+    }
+}
+
+/// Ends the process with clap's usage error for `message` (exit code 2).
+fn usage_error(message: &str) -> ! {
+    Args::command()
+        .error(clap::error::ErrorKind::ValueValidation, message)
+        .exit()
+}
+
+/// `mimebase inspect` and `mimebase urls`: each input in turn, printed as it is analyzed.
+fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
     let options = inputs.resolution.options();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -44,92 +91,223 @@ pub(crate) fn run() -> ExitCode {
     };
     for file in files {
         let name = file.display().to_string();
-        let raw = match read_input(file) {
-            Ok(raw) => raw,
+        let written = match read_input(file) {
+            Ok(raw) => printer.report(&mut out, &name, &analyze(&raw, &options)),
             Err(error) => {
-                eprintln!("mimebase: {name}: {error}");
+                eprintln!(
+                    "mimebase: {}: {}",
+                    escape(&name),
+                    escape(&error.to_string())
+                );
                 failed = true;
-                continue;
+                printer.error(&mut out, &name, &error)
             }
         };
-        let report = analyze(&raw, &options);
-        if let Err(error) = print(&mut out, &name, &report).and_then(|()| out.flush()) {
+        if let Err(error) = written.and_then(|()| out.flush()) {
             return write_failed(&error);
         }
     }
     if failed {
-        ExitCode::from(2)
+        ExitCode::from(EXIT_INPUT_FAILED)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// `mimebase rewrite`: the rewritten message on stdout, each part left unchanged on stderr.
+/// `mimebase rewrite`: the rewritten message on stdout, or into a file (`-o`, `--in-place`)
+/// by way of a temporary file and a rename; each part left unchanged named on stderr.
 fn run_rewrite(args: &RewriteArgs) -> ExitCode {
+    let reads_stdin = args.file == Path::new("-");
+    if args.in_place && reads_stdin {
+        usage_error("--in-place needs a FILE: standard input cannot be replaced");
+    }
     let options = args.resolution.options();
     let name = args.file.display().to_string();
     let raw = match read_input(&args.file) {
         Ok(raw) => raw,
         Err(error) => {
-            eprintln!("mimebase: {name}: {error}");
-            return ExitCode::from(2);
+            eprintln!(
+                "mimebase: {}: {}",
+                escape(&name),
+                escape(&error.to_string())
+            );
+            return ExitCode::from(EXIT_INPUT_FAILED);
         }
     };
     let rewritten = mimebase::rewrite(&raw, &options);
     for diagnostic in &rewritten.report.diagnostics {
         if diagnostic.kind == mimebase::DiagnosticKind::RewriteSkipped {
             let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-            eprintln!("mimebase: {name}: part {part}: {}", diagnostic.message);
+            eprintln!(
+                "mimebase: {}: part {}: {}",
+                escape(&name),
+                escape(part),
+                escape(&diagnostic.message)
+            );
         }
     }
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if let Err(error) = out.write_all(&rewritten.message).and_then(|()| out.flush()) {
-        return write_failed(&error);
+    let target = if args.in_place {
+        if rewritten.message == raw {
+            return ExitCode::SUCCESS;
+        }
+        // Follow a symbolic link, so that the file it names is replaced, not the link.
+        match std::fs::canonicalize(&args.file) {
+            Ok(path) => Some(path),
+            Err(error) => {
+                eprintln!(
+                    "mimebase: {}: {}",
+                    escape(&name),
+                    escape(&error.to_string())
+                );
+                return ExitCode::from(EXIT_INPUT_FAILED);
+            }
+        }
+    } else {
+        args.output.clone()
+    };
+    match target {
+        None => write_all(&rewritten.message),
+        Some(path) => match replace_file(&path, &rewritten.message, args.in_place) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                let shown = path.display().to_string();
+                eprintln!(
+                    "mimebase: writing {}: {}",
+                    escape(&shown),
+                    escape(&error.to_string())
+                );
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
     }
-    ExitCode::SUCCESS
 }
 
-/// `mimebase resolve`: one line per reference, an empty line (and exit 2) for a failure.
+/// Writes `bytes` to a temporary file beside `path`, flushes it to the disk, then renames it
+/// over `path`: a reader of `path` sees the old file or the whole new one, never a part. With
+/// `keep_permissions`, the new file gets the permissions of the file it replaces; otherwise
+/// those of a newly created file (`0666` less the umask).
+fn replace_file(path: &Path, bytes: &[u8], keep_permissions: bool) -> io::Result<()> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".mimebase-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder.tempfile_in(&directory)?;
+    if keep_permissions {
+        let permissions = std::fs::metadata(path)?.permissions();
+        file.as_file().set_permissions(permissions)?;
+    }
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|error| error.error)?;
+    Ok(())
+}
+
+/// `mimebase resolve`: one line per reference, an empty line (and exit 1) for a failure.
+/// Without references on the command line, they are read from standard input, one per line.
 fn run_resolve(args: &ResolveArgs) -> ExitCode {
     let resolver = mimebase::Resolver::from(args.resolver);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;
-    for reference in &args.references {
+    let mut resolve_one = |reference: &str, out: &mut dyn Write| -> io::Result<()> {
         let line = match resolver.resolve(&args.base, reference) {
             Ok(url) => url,
             Err(error) => {
                 eprintln!(
-                    "mimebase: {reference:?} against {:?} ({}): {error}",
-                    args.base,
-                    resolver.name()
+                    "mimebase: {} against {} ({}): {}",
+                    escape(&format!("{reference:?}")),
+                    escape(&format!("{:?}", args.base)),
+                    resolver.name(),
+                    error
                 );
                 failed = true;
                 String::new()
             }
         };
-        if let Err(error) = writeln!(out, "{line}") {
-            return write_failed(&error);
-        }
-    }
-    if let Err(error) = out.flush() {
+        writeln!(out, "{}", escape(&line))
+    };
+    let written = if args.references.is_empty() {
+        resolve_lines(&mut out, &mut resolve_one)
+    } else {
+        args.references
+            .iter()
+            .try_for_each(|reference| resolve_one(reference, &mut out))
+    };
+    if let Err(error) = written.and_then(|()| out.flush()) {
         return write_failed(&error);
     }
     if failed {
-        ExitCode::from(2)
+        ExitCode::from(EXIT_INPUT_FAILED)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// The exit after a failed write: quiet success on a closed pipe (SPEC §6), else 2.
+/// Calls `resolve_one` on each line of standard input (LF-terminated, a trailing CR
+/// removed), flushing after each so that `resolve` works as a coprocess. A line that is not
+/// UTF-8 is read with replacement characters.
+fn resolve_lines(
+    out: &mut io::BufWriter<io::StdoutLock<'_>>,
+    resolve_one: &mut dyn FnMut(&str, &mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        resolve_one(&String::from_utf8_lossy(text), out)?;
+        out.flush()?;
+    }
+}
+
+/// `mimebase man`: the roff page of mimebase or of one of its commands.
+fn run_man(args: &ManArgs) -> ExitCode {
+    let mut command = Args::command();
+    command.build();
+    let page = match &args.command {
+        None => command,
+        Some(name) => match command.find_subcommand(name) {
+            Some(sub) => sub.clone(),
+            None => usage_error(&format!("no command named {name:?}")),
+        },
+    };
+    let mut out = Vec::new();
+    if let Err(error) = clap_mangen::Man::new(page).render(&mut out) {
+        return write_failed(&error);
+    }
+    write_all(&out)
+}
+
+/// Writes `bytes` to stdout.
+fn write_all(bytes: &[u8]) -> ExitCode {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => write_failed(&error),
+    }
+}
+
+/// The exit after a failed write: quiet success on a closed pipe (the reader has what it
+/// wanted, as `head` shows), else 2.
 fn write_failed(error: &io::Error) -> ExitCode {
     if error.kind() == io::ErrorKind::BrokenPipe {
         return ExitCode::SUCCESS;
     }
-    eprintln!("mimebase: writing output: {error}");
-    ExitCode::from(2)
+    eprintln!("mimebase: writing output: {}", escape(&error.to_string()));
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// The bytes of `path`, or of standard input for `-`.

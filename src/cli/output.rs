@@ -1,55 +1,227 @@
 //! Human and line-oriented output of a [`Report`].
+//!
+//! # Escaping
+//!
+//! Text output (the `inspect` tree, `urls` lines, `resolve` lines, diagnostics on stderr)
+//! holds strings taken from messages, which may hold anything: a phishing message can carry
+//! an escape sequence that retitles or clears the terminal. [`escape`] writes every such
+//! string with the escapes of a Rust string literal, so that nothing reaches the terminal
+//! as a control character and every line reads back to exactly the string it shows:
+//!
+//! | character | written as |
+//! |---|---|
+//! | `\` | `\\` |
+//! | TAB, LF, CR | `\t`, `\n`, `\r` |
+//! | other C0 controls (U+0000–U+001F) and DEL (U+007F) | `\xHH`, e.g. `\x1b` |
+//! | C1 controls (U+0080–U+009F) | `\u{HH}`, e.g. `\u{9b}` |
+//! | bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) | `\u{HHHH}`, e.g. `\u{202e}` |
+//!
+//! The bidirectional formatting characters are not controls to a terminal, but they reorder
+//! what it shows (`moc.knab` read as `bank.com`), which is what a phishing URL wants.
+//! Every other character is written as it is. JSON output needs none of this: JSON strings
+//! escape controls already.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
+use mimebase::scan::{ScanErrorKind, ScanLine, Source};
 use mimebase::{BaseRecord, BaseSource, PartId, Report, Unresolved, UrlRecord};
 
+use super::args::ColorArg;
+
+/// `text` with every character of the table in the [module docs](self) escaped; borrowed
+/// when there is nothing to escape.
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => escaped.push_str("\\\\"),
+            '\t' => escaped.push_str("\\t"),
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            '\0'..='\x1f' | '\x7f' => {
+                let _ = write!(escaped, "\\x{:02x}", u32::from(c));
+            }
+            c if needs_escape(c) => {
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+fn needs_escape(c: char) -> bool {
+    matches!(
+        c,
+        '\\' | '\0'..='\x1f'
+            | '\x7f'..='\u{9f}'
+            | '\u{61c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// Whether to colour stdout for `--color WHEN`: `auto` asks `anstream`, which says yes for a
+/// terminal unless `NO_COLOR` is set (non-empty) or `TERM` is `dumb`, and yes whenever
+/// `CLICOLOR_FORCE` is set.
+pub(crate) fn use_color(when: ColorArg) -> bool {
+    match when {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+        }
+    }
+}
+
+/// How `inspect` and `urls` print each input.
+pub(crate) enum Printer {
+    /// `inspect`: the tree, coloured or not.
+    Inspect { color: bool },
+    /// `inspect --json`: one [`MessageLine`] per input.
+    InspectJson,
+    /// `urls`: one line per URL, the input's name first or not, ended by `terminator`.
+    Urls { with_filename: bool, terminator: u8 },
+    /// `urls --json`: one [`UrlLine`] per URL.
+    UrlsJson,
+}
+
+impl Printer {
+    /// Prints the report of the input `name`.
+    pub(crate) fn report(
+        &self,
+        out: &mut dyn Write,
+        name: &str,
+        report: &Report,
+    ) -> io::Result<()> {
+        match *self {
+            Printer::Inspect { color } => inspect(out, name, report, &Palette::new(color)),
+            Printer::InspectJson => inspect_json(out, name, report),
+            Printer::Urls {
+                with_filename,
+                terminator,
+            } => urls(out, with_filename.then_some(name), terminator, report),
+            Printer::UrlsJson => urls_json(out, name, report),
+        }
+    }
+
+    /// Prints what is printed for an input that could not be read: an `error` record in
+    /// JSON, the same record as `scan` writes; nothing in text (stderr has the diagnostic).
+    pub(crate) fn error(
+        &self,
+        out: &mut dyn Write,
+        name: &str,
+        error: &io::Error,
+    ) -> io::Result<()> {
+        match self {
+            Printer::InspectJson | Printer::UrlsJson => {
+                let source = Source::unknown(name);
+                let message = error.to_string();
+                serde_json::to_writer(
+                    &mut *out,
+                    &ScanLine::Error {
+                        source: &source,
+                        kind: ScanErrorKind::Read,
+                        message: &message,
+                    },
+                )?;
+                writeln!(out)
+            }
+            Printer::Inspect { .. } | Printer::Urls { .. } => Ok(()),
+        }
+    }
+}
+
 /// `mimebase inspect --json`: one [`MessageLine`] per input.
-pub(crate) fn inspect_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
-    serde_json::to_writer(
-        &mut *out,
-        &MessageLine {
-            input: name,
-            report,
-        },
-    )?;
+fn inspect_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &MessageLine { path: name, report })?;
     writeln!(out)
 }
 
 /// `mimebase urls --json`: one [`UrlLine`] per URL.
-pub(crate) fn urls_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
+fn urls_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
     for url in &report.urls {
-        serde_json::to_writer(&mut *out, &UrlLine { input: name, url })?;
+        serde_json::to_writer(&mut *out, &UrlLine { path: name, url })?;
         writeln!(out)?;
     }
     Ok(())
 }
 
-/// `mimebase urls`: one line per URL, `resolved<TAB>reference`, the first column empty when
-/// unresolved. Tabs and line breaks cannot occur in either column: header values are
-/// unfolded and stripped of white space, HTML values trimmed; any that remain inside an HTML
-/// value are written as `\t`, `\n`, `\r`.
-pub(crate) fn urls(out: &mut dyn Write, _name: &str, report: &Report) -> io::Result<()> {
+/// `mimebase urls`: one line per URL, `resolved<TAB>reference` (the first column empty when
+/// unresolved), after `name<TAB>` when given, each field [`escape`]d so that a tab or a line
+/// break inside one cannot be mistaken for a separator.
+fn urls(
+    out: &mut dyn Write,
+    name: Option<&str>,
+    terminator: u8,
+    report: &Report,
+) -> io::Result<()> {
     for url in &report.urls {
-        writeln!(
+        if let Some(name) = name {
+            write!(out, "{}\t", escape(name))?;
+        }
+        write!(
             out,
             "{}\t{}",
             escape(url.resolved.as_deref().unwrap_or_default()),
             escape(&url.reference)
         )?;
+        out.write_all(&[terminator])?;
     }
     Ok(())
 }
 
-fn escape(text: &str) -> String {
-    text.replace('\t', "\\t")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r")
+/// The styles of the `inspect` tree; all plain without colour.
+struct Palette {
+    heading: Style,
+    part: Style,
+    label: Style,
+    url: Style,
+    source: Style,
+    problem: Style,
+}
+
+impl Palette {
+    fn new(color: bool) -> Self {
+        if !color {
+            let plain = Style::new();
+            return Palette {
+                heading: plain,
+                part: plain,
+                label: plain,
+                url: plain,
+                source: plain,
+                problem: plain,
+            };
+        }
+        Palette {
+            heading: Style::new().bold(),
+            part: Style::new().bold().fg_color(Some(AnsiColor::Blue.into())),
+            label: Style::new().dimmed(),
+            url: Style::new().fg_color(Some(AnsiColor::Green.into())),
+            source: Style::new().fg_color(Some(AnsiColor::Cyan.into())),
+            problem: Style::new().fg_color(Some(AnsiColor::Yellow.into())),
+        }
+    }
+}
+
+/// `text`, escaped, in `style`.
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{}{style:#}", escape(text))
 }
 
 /// `mimebase inspect`: the entity tree, indented by depth, with each entity's base and URLs.
+/// Every string from the message is [`escape`]d.
 ///
 /// A URL that names an entity of the same message ends with `  -> part 2 (cid)`: the entity
 /// and how it was matched (`cid`, `mid` or `content-location`).
@@ -62,10 +234,14 @@ fn escape(text: &str) -> String {
 ///     base  http://example.com/news/  (inherited from HEADER)
 ///     html:a@href  today.html  ->  http://example.com/news/today.html
 /// ```
-pub(crate) fn inspect(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
-    writeln!(out, "== {name}")?;
+fn inspect(out: &mut dyn Write, name: &str, report: &Report, palette: &Palette) -> io::Result<()> {
+    writeln!(out, "{}", paint(palette.heading, &format!("== {name}")))?;
     for diagnostic in report.diagnostics.iter().filter(|d| d.part.is_none()) {
-        writeln!(out, "! {}", diagnostic.message)?;
+        writeln!(
+            out,
+            "{}",
+            paint(palette.problem, &format!("! {}", diagnostic.message))
+        )?;
     }
     let mut depths: HashMap<&PartId, usize> = HashMap::new();
     for entity in &report.entities {
@@ -76,23 +252,32 @@ pub(crate) fn inspect(out: &mut dyn Write, name: &str, report: &Report) -> io::R
             .map_or(0, |d| d + 1);
         depths.insert(&entity.part, depth);
         let indent = "  ".repeat(depth);
-        writeln!(out, "{indent}{}  {}", entity.part, entity.content_type)?;
-        if entity.base == entity.header_base {
-            writeln!(out, "{indent}  base  {}", describe(&entity.base))?;
-        } else {
-            writeln!(out, "{indent}  base  {}", describe(&entity.base))?;
+        writeln!(
+            out,
+            "{indent}{}  {}",
+            paint(palette.part, entity.part.as_str()),
+            escape(&entity.content_type)
+        )?;
+        writeln!(
+            out,
+            "{indent}  {}  {}",
+            paint(palette.label, "base"),
+            describe(&entity.base, palette)
+        )?;
+        if entity.base != entity.header_base {
             writeln!(
                 out,
-                "{indent}  header-level base  {}",
-                describe(&entity.header_base)
+                "{indent}  {}  {}",
+                paint(palette.label, "header-level base"),
+                describe(&entity.header_base, palette)
             )?;
         }
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
             writeln!(
                 out,
                 "{indent}  {}  {}{}",
-                url.source,
-                resolution(url),
+                paint(palette.source, &url.source.to_string()),
+                resolution(url, palette),
                 target(url)
             )?;
         }
@@ -101,17 +286,29 @@ pub(crate) fn inspect(out: &mut dyn Write, name: &str, report: &Report) -> io::R
             .iter()
             .filter(|d| d.part.as_ref() == Some(&entity.part))
         {
-            writeln!(out, "{indent}  ! {}", diagnostic.message)?;
+            writeln!(
+                out,
+                "{indent}  {}",
+                paint(palette.problem, &format!("! {}", diagnostic.message))
+            )?;
         }
     }
     Ok(())
 }
 
-fn describe(base: &BaseRecord) -> String {
+fn describe(base: &BaseRecord, palette: &Palette) -> String {
     match (&base.url, base.source, &base.inherited_from) {
         (None, _, _) => "none".to_owned(),
-        (Some(url), BaseSource::Inherited, Some(from)) => format!("{url}  (inherited from {from})"),
-        (Some(url), source, _) => format!("{url}  ({source})"),
+        (Some(url), BaseSource::Inherited, Some(from)) => format!(
+            "{}  {}",
+            paint(palette.url, url),
+            paint(palette.label, &format!("(inherited from {from})"))
+        ),
+        (Some(url), source, _) => format!(
+            "{}  {}",
+            paint(palette.url, url),
+            paint(palette.label, &format!("({source})"))
+        ),
     }
 }
 
@@ -122,13 +319,37 @@ fn target(url: &UrlRecord) -> String {
     })
 }
 
-fn resolution(url: &UrlRecord) -> String {
+fn resolution(url: &UrlRecord, palette: &Palette) -> String {
     let reference = escape(&url.reference);
+    let arrow = paint(palette.label, "->");
     match (&url.resolved, url.unresolved) {
-        (Some(resolved), _) => format!("{reference}  ->  {}", escape(resolved)),
-        (None, Some(Unresolved::NoBase)) => {
-            format!("{reference}  ->  unresolved: relative, no base")
-        }
-        (None, _) => format!("{reference}  ->  unresolved: the resolver refused it"),
+        (Some(resolved), _) => format!("{reference}  {arrow}  {}", paint(palette.url, resolved)),
+        (None, Some(Unresolved::NoBase)) => format!(
+            "{reference}  {arrow}  {}",
+            paint(palette.problem, "unresolved: relative, no base")
+        ),
+        (None, _) => format!(
+            "{reference}  {arrow}  {}",
+            paint(palette.problem, "unresolved: the resolver refused it")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_controls_backslash_and_bidi_reversibly() {
+        assert_eq!(escape("http://a/b"), "http://a/b");
+        assert_eq!(escape("x\u{1b}]0;pwned\u{7}y"), "x\\x1b]0;pwned\\x07y");
+        assert_eq!(escape("x\\ny.html"), "x\\\\ny.html");
+        assert_eq!(escape("x\ny.html"), "x\\ny.html");
+        assert_eq!(
+            escape("\t\r\u{7f}\u{85}\u{9b}"),
+            "\\t\\r\\x7f\\u{85}\\u{9b}"
+        );
+        assert_eq!(escape("a\u{202e}b\u{2066}"), "a\\u{202e}b\\u{2066}");
+        assert_eq!(escape("é\u{a0}日本"), "é\u{a0}日本");
     }
 }

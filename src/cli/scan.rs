@@ -35,7 +35,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     let reads_stdin = args.paths.iter().any(|p| p == Path::new("-"));
     if reads_stdin && args.paths_from.as_deref() == Some(Path::new("-")) {
         eprintln!("mimebase: scan: `-` and `--paths-from -` cannot both read standard input");
-        return ExitCode::from(2);
+        return ExitCode::from(super::EXIT_USAGE);
     }
     let options = args.resolution.options();
     let jobs = args.jobs.map_or_else(
@@ -80,11 +80,11 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             return ExitCode::SUCCESS;
         }
         eprintln!("mimebase: writing output: {error}");
-        return ExitCode::from(2);
+        return ExitCode::from(super::EXIT_USAGE);
     }
     eprintln!("mimebase: scan: {}", sink.totals.summary(started.elapsed()));
     if sink.totals.errors > 0 {
-        ExitCode::from(2)
+        ExitCode::from(super::EXIT_INPUT_FAILED)
     } else {
         ExitCode::SUCCESS
     }
@@ -546,7 +546,10 @@ impl Progress {
         }
     }
 
+    /// Writes `text` on stderr, escaped (see [`escape`](super::output::escape)): it holds
+    /// paths and messages.
     fn eprintln(&self, text: &str) {
+        let text = super::output::escape(text);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{text}")),
             None => eprintln!("{text}"),

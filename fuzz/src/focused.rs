@@ -1,0 +1,250 @@
+//! Oracles of the focused fuzz targets: one stage of the pipeline each, on small inputs, so
+//! that each runs thousands of times per second (the whole-pipeline `analyze` target runs a
+//! few dozen). They reach the crate-internal stages through `mimebase::fuzzing`, a hidden
+//! module that exists for them; it is the one place to change when a stage is replaced.
+
+use mimebase::fuzzing;
+use mimebase::url::has_scheme;
+use mimebase::{DiagnosticKind, Options, Resolver, UrlSource};
+
+/// `mime_split`: the MIME splitter with small limits. Every entity's header comes before its
+/// body, both inside the bytes they index; parents come before their children; a child in
+/// its parent's buffer lies inside the parent's body; the limits hold.
+pub fn check_mime_split(data: &[u8]) {
+    let options = Options::new()
+        .with_max_depth(8)
+        .with_max_entities(64)
+        .with_max_decoded_bytes(64 << 10)
+        .with_max_encoded_levels(3)
+        .with_max_header_bytes(1024);
+    let split = fuzzing::split(data, &options);
+    assert!(!split.entities.is_empty(), "the root is always an entity");
+    assert!(
+        split.entities.len() <= 64,
+        "{} entities",
+        split.entities.len()
+    );
+    assert_eq!(split.buffer_lens.first(), Some(&data.len()));
+    assert!(split.buffer_lens.len() <= 4, "more than 3 encoded levels");
+    for (index, entity) in split.entities.iter().enumerate() {
+        let len = split.buffer_lens[entity.buffer];
+        assert!(
+            entity.header.start <= entity.header.end
+                && entity.header.end <= entity.body.start
+                && entity.body.start <= entity.body.end
+                && entity.body.end <= len,
+            "entity {index}: header {:?} body {:?} in {len} bytes",
+            entity.header,
+            entity.body
+        );
+        assert!(
+            entity.depth <= 8,
+            "entity {index} at depth {}",
+            entity.depth
+        );
+        match entity.parent {
+            None => assert_eq!(index, 0, "only the root has no parent"),
+            Some(parent) => {
+                assert!(parent < index, "parent {parent} after child {index}");
+                let parent = &split.entities[parent];
+                assert_eq!(entity.depth, parent.depth + 1);
+                if entity.buffer == parent.buffer {
+                    assert!(
+                        parent.body.start <= entity.header.start
+                            && entity.body.end <= parent.body.end,
+                        "entity {index} {:?}..{:?} outside its parent's body {:?}",
+                        entity.header,
+                        entity.body,
+                        parent.body
+                    );
+                } else {
+                    assert!(
+                        entity.buffer > parent.buffer,
+                        "a decoded buffer nests deeper"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `headers`: the header block reader, then the base-field and list-field value readers on
+/// every field. Ranges are ordered and in bounds; names are printable ASCII without `:`;
+/// values are unfolded (no CR or LF) and trimmed; base values and list URLs hold no white
+/// space; comment stripping only removes characters.
+pub fn check_headers(data: &[u8]) {
+    let block = fuzzing::header_block(data, 1024);
+    assert!(block.range.start == 0);
+    assert!(
+        block.range.end <= block.body_start && block.body_start <= data.len(),
+        "header {:?}, body at {}",
+        block.range,
+        block.body_start
+    );
+    for (name, value) in &block.fields {
+        assert!(!name.is_empty());
+        assert!(
+            name.bytes().all(|b| (33..=126).contains(&b) && b != b':'),
+            "name {name:?}"
+        );
+        assert!(
+            !value.contains(['\r', '\n']),
+            "value {value:?} not unfolded"
+        );
+        assert_eq!(value.trim_matches([' ', '\t']), value, "value not trimmed");
+        let base = fuzzing::base_value(value);
+        assert!(!base.chars().any(char::is_whitespace), "base {base:?}");
+        for url in fuzzing::list_urls(value) {
+            assert!(!url.is_empty());
+            assert!(!url.chars().any(char::is_whitespace), "list URL {url:?}");
+        }
+        let stripped = fuzzing::strip_comments(value);
+        assert!(
+            is_subsequence(&stripped, value),
+            "{stripped:?} from {value:?}"
+        );
+    }
+}
+
+fn is_subsequence(part: &str, whole: &str) -> bool {
+    let mut chars = whole.chars();
+    part.chars().all(|c| chars.any(|w| w == c))
+}
+
+/// `html_scan`: the HTML scanner on a decoded body (the input as UTF-8, lossily). Every
+/// range is in bounds on character boundaries, inside its attribute value, in document
+/// order; the `<base>` index points at a `base` element's URL; where the value holds nothing
+/// the HTML or CSS tokenizer would change (a character reference, a CSS escape, NUL, CR,
+/// form feed), the reference is exactly the text at its range.
+pub fn check_html_scan(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let scan = fuzzing::html_scan(&text);
+    let mut previous_value_start = 0;
+    for url in &scan.urls {
+        let Some(at) = text.get(url.range.clone()) else {
+            panic!(
+                "range {:?} not in the text or not on char boundaries",
+                url.range
+            )
+        };
+        if let Some(value) = &url.value {
+            assert!(text.get(value.clone()).is_some(), "value {value:?}");
+            assert!(
+                value.start <= url.range.start && url.range.end <= value.end,
+                "range {:?} outside its value {value:?}",
+                url.range
+            );
+            assert!(value.start >= previous_value_start, "values out of order");
+            previous_value_start = value.start;
+        }
+        if !at.contains(['&', '\\', '\0', '\r', '\x0c']) {
+            assert_eq!(
+                url.reference,
+                at.trim_matches(is_ascii_ws),
+                "at {:?}",
+                url.range
+            );
+        }
+    }
+    if let Some(base) = scan.base {
+        assert_eq!(scan.urls[base].tag, "base");
+    }
+}
+
+fn is_ascii_ws(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')
+}
+
+/// `css`: the CSS `url()` finder on a style sheet (the input as UTF-8, lossily). Ranges are
+/// in bounds, on character boundaries, in order and apart; without an escape, NUL, CR or
+/// form feed at its range the reference is the text there.
+pub fn check_css(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut end = 0;
+    for (range, reference) in fuzzing::css_urls(&text) {
+        let Some(at) = text.get(range.clone()) else {
+            panic!("range {range:?} not in the text or not on char boundaries")
+        };
+        assert!(range.start >= end, "{range:?} overlaps the URL before");
+        end = range.end;
+        if !at.contains(['\\', '\0', '\r', '\x0c']) {
+            assert_eq!(reference, at, "at {range:?}");
+        }
+    }
+}
+
+/// `rewrite_part`: `rewrite` on a message of one HTML part whose body is the input after a
+/// selector byte (charset, transfer encoding, resolver). Either the part is left unchanged
+/// with a diagnostic, or: the header is kept byte for byte; the part reads back with the same
+/// URLs in the same order, each one that was relative, resolved and not a same-document
+/// reference now its resolved form and every other one as it was; rewriting again changes
+/// nothing.
+pub fn check_rewrite_part(data: &[u8]) {
+    let Some((&selector, body)) = data.split_first() else {
+        return;
+    };
+    let charset = ["utf-8", "windows-1252", "iso-8859-2", "x-unknown"][usize::from(selector & 3)];
+    let encoding = ["8bit", "7bit", "quoted-printable", "base64"][usize::from(selector >> 2 & 3)];
+    let resolver = [
+        Resolver::Rfc1808,
+        Resolver::Rfc3986,
+        Resolver::Whatwg,
+        Resolver::Rfc1808,
+    ][usize::from(selector >> 4 & 3)];
+    let eol = if selector & 0x40 != 0 { "\r\n" } else { "\n" };
+    let header = format!(
+        "Content-Base: http://b.example/dir/page{eol}Content-Type: text/html; charset={charset}{eol}Content-Transfer-Encoding: {encoding}{eol}{eol}"
+    );
+    let mut message = header.clone().into_bytes();
+    message.extend_from_slice(body);
+    let options = Options::new().with_resolver(resolver);
+    let rewritten = mimebase::rewrite(&message, &options);
+    if rewritten.message == message {
+        return;
+    }
+    assert!(
+        !rewritten
+            .report
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::RewriteSkipped),
+        "a part reported as left unchanged changed"
+    );
+    assert!(
+        rewritten.message.starts_with(header.as_bytes()),
+        "the header changed"
+    );
+    let before: Vec<_> = html_urls(&rewritten.report.urls);
+    let after_report = mimebase::analyze(&rewritten.message, &options);
+    let after: Vec<_> = html_urls(&after_report.urls);
+    assert_eq!(before.len(), after.len(), "URL count changed");
+    for (old, new) in before.iter().zip(&after) {
+        let same_document = old.reference.is_empty() || old.reference.starts_with('#');
+        let expected = match &old.resolved {
+            Some(resolved)
+                if !has_scheme(&old.reference)
+                    && !same_document
+                    && !resolved.starts_with("thismessage:") =>
+            {
+                resolved
+            }
+            _ => &old.reference,
+        };
+        assert_eq!(
+            &new.reference, expected,
+            "rewritten from {:?}",
+            old.reference
+        );
+    }
+    let again = mimebase::rewrite(&rewritten.message, &options);
+    assert!(
+        again.message == rewritten.message,
+        "rewrite is not idempotent"
+    );
+}
+
+fn html_urls(urls: &[mimebase::UrlRecord]) -> Vec<&mimebase::UrlRecord> {
+    urls.iter()
+        .filter(|u| !matches!(u.source, UrlSource::Header { .. }))
+        .collect()
+}
