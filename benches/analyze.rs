@@ -111,14 +111,7 @@ fn analyze_and_serialize_all(bencher: Bencher) {
         for message in &all {
             let report = analyze(message, &options);
             line.clear();
-            serde_json::to_writer(
-                &mut line,
-                &ScanLine::Message {
-                    source: &source,
-                    report: &report,
-                },
-            )
-            .unwrap();
+            serde_json::to_writer(&mut line, &ScanLine::message(&source, &report)).unwrap();
             black_box(&line);
         }
     });

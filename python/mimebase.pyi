@@ -104,7 +104,7 @@ class Report:
     @property
     def diagnostics(self) -> List[Diagnostic]: ...
     def to_dict(self) -> Dict[str, Any]:
-        """The `mimebase inspect --json` record without "type" and "input"."""
+        """The `mimebase inspect --json` record without "type" and "path"."""
 
 class Scan(Iterator[Dict[str, Any]]):
     """The iterator scan() returns: one `mimebase scan` record (dict) per message, in input order."""

@@ -10,12 +10,15 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, Report, Unresolved, UrlRecord, UrlSource,
+    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Unresolved, UrlRecord,
+    UrlSource,
 };
 use crate::url::{Resolver, has_scheme};
 
-/// Finds every entity of `raw`, its base and where the base came from (SPEC §3), and every
-/// URL in its headers and HTML body, resolved (SPEC §4, §5).
+/// Finds every entity of `raw`, its base and where the base came from (see
+/// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
+/// (see [`UrlSource`](crate::UrlSource)), resolved with the chosen
+/// [`Resolver`](crate::Resolver).
 ///
 /// `raw` is one message as stored (RFC 5322 with MIME; LF or CRLF line endings; a leading
 /// mbox `From ` line is skipped).
@@ -24,7 +27,7 @@ use crate::url::{Resolver, has_scheme};
 ///
 /// None: the function is total over its input. Whatever is wrong with the message becomes a
 /// [`Diagnostic`] in the report, and everything that could be read is still reported
-/// (SPEC §7, §8).
+/// (limits are [`Options`](crate::Options), each with its default).
 ///
 /// # Example
 ///
@@ -36,6 +39,49 @@ use crate::url::{Resolver, has_scheme};
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
     analyze_in_detail(raw, options, false).report
+}
+
+/// [`analyze`], and the decoded text of every HTML part it scanned: what the byte ranges of
+/// that part's HTML URL records ([`UrlSource::Html`]'s `range`) index, so that
+/// `&text[range.start..range.end]` is the URL as written in the page.
+///
+/// The text is the part's body with its transfer encoding undone and converted to UTF-8 from
+/// its charset, as the scan saw it. A part that was not scanned (past
+/// [`Options::with_max_decoded_bytes`]) has no text and no URL records. The texts come in the
+/// order of the entities; keeping them costs the decoded size of the HTML parts in memory,
+/// which is why [`analyze`] drops them.
+///
+/// # Errors
+///
+/// None, as for [`analyze`].
+///
+/// # Example
+///
+/// ```
+/// use mimebase::UrlSource;
+///
+/// let message = b"Content-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\n\
+///                 PGEgaHJlZj0iaHR0cDovL3gvJmFtcDt5Ij4=\r\n"; // <a href="http://x/&amp;y">
+/// let (report, texts) = mimebase::analyze_with_html_text(message, &mimebase::Options::new());
+/// let url = &report.urls[0];
+/// let UrlSource::Html { range, .. } = &url.source else { unreachable!() };
+/// let text = texts.iter().find(|t| t.part == url.part).unwrap();
+/// assert_eq!(&text.text[range.start..range.end], "http://x/&amp;y");
+/// assert_eq!(url.reference, "http://x/&y");
+/// ```
+pub fn analyze_with_html_text(raw: &[u8], options: &Options) -> (Report, Vec<HtmlText>) {
+    let analysis = analyze_in_detail(raw, options, true);
+    let texts = analysis
+        .html
+        .into_iter()
+        .filter_map(|part| {
+            Some(HtmlText {
+                part: analysis.walk.entities.get(part.entity)?.part.clone(),
+                text: part.text,
+            })
+        })
+        .collect();
+    (analysis.report, texts)
 }
 
 /// What [`rewrite`](crate::rewrite()) needs to know about one scanned HTML part.
@@ -145,7 +191,8 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
     }
 }
 
-/// The URL of `reference` against `base` (SPEC §4): resolved when there is a base, reported
+/// The URL of `reference` against `base` with the chosen resolver: resolved when there is
+/// a base, reported
 /// as it is when absolute, unresolved otherwise.
 fn resolve(
     resolver: Resolver,
@@ -162,8 +209,9 @@ fn resolve(
     }
 }
 
-/// The URLs of the entity's header fields (SPEC §5): the base fields against the outer base
-/// (SPEC §3 step 2); the RFC 2369 lists, `Archived-At` and the `URL` parameter of a
+/// The URLs of the entity's header fields: the base fields against the outer base
+/// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
+/// parameter of a
 /// `message/external-body` `Content-Type` (RFC 2017) against the header-level base.
 fn header_urls(
     entity: &Entity,
@@ -223,7 +271,8 @@ struct HtmlState {
 }
 
 /// Decodes and scans an HTML body, records its URLs and returns its effective base (the
-/// content base, SPEC §3 step 1, when it has a usable `<base href>`, else `header_base`) and
+/// content base, base precedence step 1, when it has a usable `<base href>`, else
+/// `header_base`) and
 /// what was scanned; `None` when the part was not scanned (decoded size limit).
 fn html_urls(
     bytes: &[u8],
@@ -264,7 +313,7 @@ fn html_urls(
     let resolver = options.resolver();
     let mut kept = Vec::with_capacity(scan.urls.len());
     for (index, mut found) in scan.urls.into_iter().enumerate() {
-        // The <base href> itself resolves against the header-level base (SPEC §3 step 1).
+        // The <base href> itself resolves against the header-level base (base precedence step 1).
         let against = if Some(index) == scan.base {
             header_base
         } else {

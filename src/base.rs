@@ -1,4 +1,5 @@
-//! Base precedence (SPEC §3; RFC 1808 §3, RFC 2110 §4.2, RFC 2557 §5). The only place where
+//! Base precedence (the crate docs' steps 1–5; RFC 1808 §3, RFC 2110 §4.2, RFC 2557 §5).
+//! The only place where
 //! it is decided which base an entity has.
 //!
 //! Steps 2–5 give an entity's **header-level base** ([`header_base`]); step 1, the first
@@ -12,7 +13,7 @@ use crate::url::has_scheme;
 
 /// The base an entity finds around it: for a body part or an encapsulated message, the
 /// header-level base of the entity that encapsulates it (and that entity's identifier); for
-/// the root, the retrieval URL (SPEC §3 step 4).
+/// the root, the retrieval URL (step 4).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Context<'a> {
     /// The root message; the record is the retrieval URL's (or none).
@@ -31,7 +32,7 @@ impl<'a> Context<'a> {
     }
 }
 
-/// The base fields that step 2 takes, in order, for each profile (SPEC §3 "Profiles").
+/// The base fields that step 2 takes, in order, for each profile ([`Profile`]).
 fn base_fields(profile: Profile) -> &'static [(&'static str, BaseSource)] {
     match profile {
         Profile::Rfc1808 => &[("Base", BaseSource::HeaderBase)],
@@ -47,7 +48,7 @@ fn base_fields(profile: Profile) -> &'static [(&'static str, BaseSource)] {
     }
 }
 
-/// The root's base when its header gives none (SPEC §3 steps 4–5): the retrieval URL
+/// The root's base when its header gives none (steps 4–5): the retrieval URL
 /// ([`BaseSource::Retrieval`]); else, with the `mhtml` profile, `thismessage:/`
 /// ([`BaseSource::ThisMessage`], RFC 2557 §5 (e)); else none. A retrieval URL without a
 /// scheme is not used, with a diagnostic.
@@ -78,7 +79,7 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
     }
 }
 
-/// The header-level base of `entity` (SPEC §3 steps 2–5).
+/// The header-level base of `entity` (steps 2–5).
 ///
 /// - Step 2: the first of `Base`, `Content-Base`, `Content-Location` (or the profile's
 ///   fields, see [`Profile`]) that the entity has and that gives an absolute URL. The value's white space and wrappers are removed
@@ -172,7 +173,7 @@ pub(crate) fn header_base(
     }
 }
 
-/// The content base of an HTML entity (SPEC §3 step 1): the first `<base href>` value,
+/// The content base of an HTML entity (step 1): the first `<base href>` value,
 /// already entity-decoded and trimmed, resolved against the header-level base when relative.
 /// `None`, with a diagnostic, when it cannot be made absolute; the header-level base then
 /// stays in force.

@@ -1,4 +1,4 @@
-//! CSS `url(…)` references (SPEC §5: `style` attributes and `<style>` elements), found with
+//! CSS `url(…)` references (in `style` attributes and `<style>` elements), found with
 //! `cssparser`'s tokenizer (CSS Syntax Level 3), which undoes CSS escapes.
 
 use cssparser::{Parser, ParserInput, Token};

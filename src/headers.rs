@@ -1,4 +1,4 @@
-//! URL-bearing header fields (SPEC §5): the base fields `Base`, `Content-Base`,
+//! URL-bearing header fields: the base fields `Base`, `Content-Base`,
 //! `Content-Location`, the RFC 2369 `List-*` fields and `Archived-At` (RFC 5064).
 //!
 //! Values arrive unfolded ([`Field::value`](crate::mime::Field)); this module removes what
@@ -10,7 +10,7 @@ use mail_parser::parsers::MessageStream;
 
 use crate::mime::ContentType;
 
-/// The fields whose values are base URLs, in SPEC §3 step 2 order.
+/// The fields whose values are base URLs, in the order of base precedence step 2 (crate docs).
 pub(crate) const BASE_FIELDS: [&str; 3] = ["Base", "Content-Base", "Content-Location"];
 
 /// The fields holding RFC 2369 lists of `<URL>` items, and `Archived-At` (RFC 5064).
@@ -38,7 +38,7 @@ pub(crate) fn list_field(name: &str) -> Option<&'static str> {
         .find(|known| known.eq_ignore_ascii_case(name))
 }
 
-/// The URL in a base field's value (SPEC §3 step 2, RFC 1808 §3.1): RFC 2047 encoded-words
+/// The URL in a base field's value (base precedence step 2, RFC 1808 §3.1): RFC 2047 encoded-words
 /// decoded (mail-parser's `parse_unstructured`), all white space removed ("any whitespace
 /// (including that used for line folding) inside the angle brackets is ignored"), then one
 /// wrapper `<URL:…>`, `<…>` or `"…"` removed. The result may be empty.

@@ -23,12 +23,48 @@
 //! ```
 //!
 //! The pieces, in the order data flows: [`mime`](crate::analyze) splits the message into
-//! entities, `base` decides each entity's base ([SPEC §3]), `html` and `headers` find the
-//! URLs ([SPEC §5]), [`url`] resolves them ([SPEC §4]) and [`Report`] holds the result.
+//! entities, `base` decides each entity's base ([base precedence](#base-precedence)), `html` and
+//! `headers` find the URLs ([`UrlSource`]), [`url`] resolves them ([`Resolver`]) and
+//! [`Report`] holds the result.
 //!
-//! [SPEC §3]: Report
-//! [SPEC §4]: url
-//! [SPEC §5]: UrlRecord
+//! # Entities
+//!
+//! An *entity* is the top-level message, each body part, and each encapsulated message: the
+//! body of a `message/rfc822`, `message/global` or `message/news` part, and a part of a
+//! `multipart/digest` that has no `Content-Type` (RFC 2046 §5.1.5: it defaults to
+//! `message/rfc822`). An encapsulated message is an entity of its own, inside the body part
+//! that carries it. Entities are named by IMAP section numbers ([`PartId`], RFC 3501 §6.4.5).
+//!
+//! # Base precedence
+//!
+//! For an entity E inside an entity P (P is absent for the root message), E's base is the
+//! first of these that applies (RFC 1808 §3, extended by RFC 2110 §4.2 and RFC 2557 §5):
+//!
+//! 1. **Content base**, for `text/html` and `application/xhtml+xml` content only (RFC 1808
+//!    §3.1; RFC 2557 §5 (a)): the first `<base>` element with an `href`, in document order,
+//!    in the HTML namespace and not inside `<template>` (the HTML Standard's "frozen base
+//!    URL"). As in the HTML Standard it applies to every URL of the document, also those
+//!    before it. Its value, entity-decoded, is resolved against E's header-level base; a value
+//!    the resolver refuses, or a `data:` or `javascript:` URL, is not used (the HTML
+//!    Standard's "fallback base URL" applies), with a diagnostic.
+//! 2. **E's own base header field** (RFC 1808 §3.1): `Base`, else `Content-Base` (RFC 2110
+//!    §4.2), else `Content-Location` (RFC 2557 §4–5), names compared case-insensitively. The
+//!    value is unfolded, its RFC 2047 encoded-words decoded, all white space removed (RFC 1808
+//!    §3.1: "any whitespace (including that used for line folding) inside the angle brackets
+//!    is ignored") and one wrapper `<URL:…>`, `<…>` or `"…"` removed. A relative value is
+//!    resolved against P's header-level base (RFC 2557 §5); when P has none, or the value is
+//!    empty, the field is reported, not used, and the next field is tried, with a diagnostic.
+//!    Of a field given twice, the first counts.
+//! 3. **The encapsulating entity** (RFC 1808 §3.2; RFC 2557 §5 (c)): P's header-level base,
+//!    down `multipart/*` parts and also into encapsulated messages.
+//! 4. **The retrieval URL** (RFC 1808 §3.3; RFC 2557 §5 (d)):
+//!    [`Options::with_retrieval_url`], the root's base when nothing above gives one, and so,
+//!    through step 3, the base of every part below it.
+//! 5. **None** (RFC 1808 §3.4): relative URLs are reported unresolved, with the reason.
+//!
+//! Steps 2–5 give an entity's *header-level base*, which its header URLs resolve against and
+//! its parts inherit; step 1 gives the *content base* of an HTML part. A [`Profile`] changes
+//! step 2 (and, for MHTML, step 5). Every base is reported with its [`BaseSource`].
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -59,12 +95,12 @@ pub mod scan;
 pub mod target;
 pub mod url;
 
-pub use analyze::analyze;
+pub use analyze::{analyze, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
-    PartId, Report, Unresolved, UrlRecord, UrlSource,
+    HtmlText, PartId, Report, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use target::{Target, TargetMatch};

@@ -228,8 +228,15 @@ pub enum Found {
     },
     /// `-`: standard input, read as a file.
     Stdin,
-    /// A path that could not be walked (a missing root, a directory that cannot be listed,
-    /// a dangling symbolic link).
+    /// A symbolic link found in a directory whose target does not exist: nothing to read,
+    /// and not a failure ([`open`] gives no message for it), since a link left behind by a
+    /// deleted file is common in mail archives. A root that is a dangling link is an
+    /// [`Error`](Found::Error).
+    DanglingLink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A path that could not be walked (a missing root, a directory that cannot be listed).
     Error {
         /// The path that failed.
         path: PathBuf,
@@ -255,20 +262,38 @@ enum Pending {
 /// files of `cur/`, then `new/` (not those whose names start with `.`, and never `tmp/`, where
 /// deliveries are still being written), then its subfolders that are Maildirs themselves
 /// (Maildir++ `.Folder`s, in byte order); its other files (indexes, `subscriptions`, …) are not
-/// messages and are passed over. Symbolic links found in a directory are followed to files,
-/// not into directories, so that a link cannot make the walk loop.
+/// messages and are passed over. Other entries whose names begin with `.` are passed over
+/// unless [`Walker::with_hidden`]. Symbolic links found in a directory are followed to files,
+/// not into directories, so that a link cannot make the walk loop; a link to nothing is
+/// [`Found::DanglingLink`].
 pub struct Walker {
     roots: Roots,
     stack: Vec<Pending>,
+    hidden: bool,
 }
 
 impl Walker {
-    /// A walk over `roots`, none of it read yet.
+    /// A walk over `roots`, none of it read yet, that passes over hidden files and
+    /// directories.
     pub fn new(roots: Roots) -> Self {
         Walker {
             roots,
             stack: Vec::new(),
+            hidden: false,
         }
+    }
+
+    /// With `true`, files and directories whose names begin with `.` are walked too.
+    ///
+    /// ### Default
+    ///
+    /// `false`: such entries of a directory are passed over, as `ls`, `fd` and `ripgrep` do,
+    /// so that `.git/` or an editor's `.swp` file is not read as mail. A root is walked
+    /// whatever its name, and a Maildir's Maildir++ folders (`.Sent`, `.Archive`) are
+    /// always walked, being part of the Maildir.
+    pub fn with_hidden(mut self, hidden: bool) -> Self {
+        self.hidden = hidden;
+        self
     }
 
     /// Pushes what is inside `dir`; an error when it cannot be listed.
@@ -292,6 +317,7 @@ impl Walker {
                 entries
                     .into_iter()
                     .rev()
+                    .filter(|(path, _)| self.hidden || !is_hidden(path))
                     .map(|(path, file_type)| Pending::Entry(path, file_type)),
             );
         }
@@ -341,6 +367,9 @@ impl Iterator for Walker {
                                 in_maildir: false,
                             });
                         }
+                        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                            return Some(Found::DanglingLink { path });
+                        }
                         Err(error) => return Some(Found::Error { path, error }),
                     }
                 }
@@ -388,6 +417,12 @@ fn list(dir: &Path) -> io::Result<Vec<(PathBuf, FileType)>> {
         .collect())
 }
 
+/// True when the file name begins with `.`.
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.as_encoded_bytes().starts_with(b"."))
+}
+
 fn is_maildir(dir: &Path) -> bool {
     dir.join("cur").is_dir() && dir.join("new").is_dir()
 }
@@ -407,17 +442,33 @@ pub enum Opened {
 /// which holds one message at a time and none over the limit. A file is an mbox file when its
 /// first five bytes are `From ` and it was not found in a Maildir.
 ///
-/// A path that cannot be opened or read gives one [`Message`] with [`ScanErrorKind::Read`]
+/// A Maildir message renamed since the walker listed it (moved from `new/` to `cur/`, or its
+/// flags changed) is found again by its unique name, and its [`Source`] gives the path it
+/// was read from. A path that cannot be opened or read gives one [`Message`] with
+/// [`ScanErrorKind::Read`]
 /// (its [`Source`] knowing only the path); a message over `limit` bytes gives one with
 /// [`ScanErrorKind::TooLarge`] and its length (counted, not kept), and the rest of an mbox
 /// file is still read.
 pub fn open(found: Found, limit: u64) -> Opened {
     match found {
         Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
+        Found::DanglingLink { .. } => Opened::Many(Box::new(std::iter::empty())),
         Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
         Found::File { path, in_maildir } => {
+            let (path, opened) = match File::open(&path) {
+                Err(error) if in_maildir && error.kind() == io::ErrorKind::NotFound => {
+                    match relocated(&path) {
+                        Some(moved) => {
+                            let opened = File::open(&moved);
+                            (moved, opened)
+                        }
+                        None => (path, Err(error)),
+                    }
+                }
+                opened => (path, opened),
+            };
             let name = display(&path);
-            match File::open(&path).and_then(|file| Ok((file.metadata()?, file))) {
+            match opened.and_then(|file| Ok((file.metadata()?, file))) {
                 Err(error) => Opened::One(read_error(name, &error)),
                 Ok((metadata, file)) if metadata.is_file() && metadata.len() <= limit => {
                     read_whole(name, file, metadata.len(), in_maildir, limit)
@@ -429,6 +480,32 @@ pub fn open(found: Found, limit: u64) -> Opened {
             }
         }
     }
+}
+
+/// Where a Maildir message listed at `path` (in `cur/` or `new/`) is now, when it is no longer
+/// there: a mail client delivers to `new/`, moves a message to `cur/` once seen, and renames
+/// it there whenever its flags change, and any of that may happen between the listing and
+/// the opening. The message keeps its unique name, the file name up to the `:` that starts
+/// the info (`1700000000.M1P2.host:2,S`), so it is looked for in the Maildir's `cur/` then
+/// `new/` under a name that is the unique name alone or followed by `:`. `None` when it is in
+/// neither (it was deleted).
+fn relocated(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.as_encoded_bytes();
+    let unique = name.split(|&b| b == b':').next()?;
+    let maildir = path.parent()?.parent()?;
+    ["cur", "new"].into_iter().find_map(|folder| {
+        fs::read_dir(maildir.join(folder))
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|entry| {
+                let candidate = entry.file_name();
+                let candidate = candidate.as_encoded_bytes();
+                candidate
+                    .strip_prefix(unique)
+                    .is_some_and(|info| info.is_empty() || info.starts_with(b":"))
+            })
+            .map(|entry| entry.path())
+    })
 }
 
 /// A regular file of `size` bytes, no more than the limit.

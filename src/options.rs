@@ -1,6 +1,6 @@
 //! [`Options`]: the caller's knobs for [`analyze`](crate::analyze), each with a documented default.
 //!
-//! Limits exist so that nothing a message contains can exhaust time or memory (SPEC §7);
+//! Limits exist so that nothing a message contains can exhaust time or memory;
 //! reaching one is a [`Diagnostic`](crate::Diagnostic) on the entity where it happened, and the
 //! walk goes on with the rest of the message.
 
@@ -8,14 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::url::Resolver;
 
-/// Which rules of base precedence apply (SPEC §3, `--profile`).
+/// Which rules of [base precedence](crate#base-precedence) apply (`--profile`).
 ///
 /// Serialized in lowercase: `"default"`, `"rfc1808"`, `"mhtml"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Profile {
-    /// SPEC §3 as listed: `Base`, else `Content-Base`, else `Content-Location` at step 2.
+    /// The steps as listed in the crate docs: `Base`, else `Content-Base`, else
+    /// `Content-Location` at step 2.
     #[default]
     Default,
     /// RFC 1808 alone: step 2 takes only `Base`; `Content-Base` and `Content-Location` are
@@ -84,20 +85,21 @@ impl Options {
     }
 
     /// The URL the message was retrieved from: the root's base when no header or `<base>`
-    /// gives one (SPEC §3 step 4, RFC 1808 §3.3), and so, through inheritance, every part's.
+    /// gives one (base precedence step 4, RFC 1808 §3.3), and so, through inheritance, every
+    /// part's.
     ///
     /// A value without a scheme cannot serve as a base; [`analyze`](crate::analyze) then reports
     /// a diagnostic and behaves as if none was given.
     ///
     /// ### Default
     ///
-    /// None (SPEC §3 step 5: no base).
+    /// None (base precedence step 5: no base).
     pub fn with_retrieval_url(mut self, url: impl Into<String>) -> Self {
         self.retrieval_url = Some(url.into());
         self
     }
 
-    /// The resolution algorithm for every URL (SPEC §4).
+    /// The resolution algorithm for every URL.
     ///
     /// ### Default
     ///
@@ -107,7 +109,7 @@ impl Options {
         self
     }
 
-    /// The rules of base precedence (SPEC §3 profiles).
+    /// The rules of [base precedence](crate#base-precedence).
     ///
     /// ### Default
     ///

@@ -1,7 +1,8 @@
 //! What [`analyze`](crate::analyze) returns: one [`Report`] per message, holding an
 //! [`EntityRecord`] per entity, a [`UrlRecord`] per URL found and the [`Diagnostic`]s.
 //!
-//! All types serialize with serde; the field names and the string forms of [`BaseSource`]
+//! All types serialize and deserialize with serde (a program reads the command line's JSON
+//! back into them); the field names and the string forms of [`BaseSource`]
 //! (`header:Base`, …), of URL sources (`html:a@href`, …) and of [`PartId`]s are a contract.
 //!
 //! # Wire format (NDJSON)
@@ -76,17 +77,19 @@
 //! entities are offsets into the raw message given to `analyze`, or, for entities inside an
 //! encoded `message/rfc822` part, into that part's decoded body
 //! ([`EntityRecord::decoded_from`]); the range of an HTML URL is an offset into that HTML
-//! part's decoded body (transfer encoding undone, then converted to UTF-8).
+//! part's decoded body (transfer encoding undone, then converted to UTF-8), which
+//! [`analyze_with_html_text`](crate::analyze_with_html_text) returns beside the report.
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::target::Target;
 use crate::url::Resolver;
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PartId(String);
 
@@ -147,7 +150,7 @@ impl fmt::Display for PartId {
 
 /// A half-open byte range `start..end`, 0-based (see the [module docs](crate::report) for what it
 /// indexes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ByteRange {
     /// First byte, 0-based.
     pub start: usize,
@@ -164,31 +167,56 @@ impl From<std::ops::Range<usize>> for ByteRange {
     }
 }
 
-/// Where a base URL came from (SPEC §3). Serialized as the strings given on each variant.
+/// Where a base URL came from ([base precedence](crate#base-precedence)). Serialized as the
+/// strings given on each variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BaseSource {
-    /// `html:base`: the first `<base href>` of an HTML body (SPEC §3 step 1, RFC 1808 §3.1).
+    /// `html:base`: the first `<base href>` of an HTML body (base precedence step 1,
+    /// RFC 1808 §3.1).
     HtmlBase,
-    /// `header:Base`: the entity's `Base:` field (SPEC §3 step 2, RFC 1808 §3.1).
+    /// `header:Base`: the entity's `Base:` field (base precedence step 2, RFC 1808 §3.1).
     HeaderBase,
     /// `header:Content-Base`: the entity's `Content-Base:` field (RFC 2110 §4.2).
     HeaderContentBase,
     /// `header:Content-Location`: the entity's `Content-Location:` field (RFC 2557 §4–5).
     HeaderContentLocation,
-    /// `inherited`: the encapsulating entity's header-level base (SPEC §3 step 3, RFC 1808
+    /// `inherited`: the encapsulating entity's header-level base (base precedence step 3, RFC 1808
     /// §3.2); [`BaseRecord::inherited_from`] names the entity that set it.
     Inherited,
-    /// `retrieval`: the URL the message was retrieved from (SPEC §3 step 4, RFC 1808 §3.3).
+    /// `retrieval`: the URL the message was retrieved from (base precedence step 4,
+    /// RFC 1808 §3.3).
     Retrieval,
     /// `thismessage`: with the `mhtml` profile, the root's base when nothing else gives one,
-    /// `thismessage:/` (SPEC §3 step 5 for that profile, RFC 2557 §5 (e)).
+    /// `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).
     ThisMessage,
-    /// `none`: no base (SPEC §3 step 5, RFC 1808 §3.4).
+    /// `none`: no base (base precedence step 5, RFC 1808 §3.4).
     None,
 }
 
 impl BaseSource {
+    const ALL: [BaseSource; 8] = [
+        BaseSource::HtmlBase,
+        BaseSource::HeaderBase,
+        BaseSource::HeaderContentBase,
+        BaseSource::HeaderContentLocation,
+        BaseSource::Inherited,
+        BaseSource::Retrieval,
+        BaseSource::ThisMessage,
+        BaseSource::None,
+    ];
+
+    const NAMES: [&'static str; 8] = [
+        "html:base",
+        "header:Base",
+        "header:Content-Base",
+        "header:Content-Location",
+        "inherited",
+        "retrieval",
+        "thismessage",
+        "none",
+    ];
+
     /// The serialized name, e.g. `header:Content-Location`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -210,6 +238,16 @@ impl Serialize for BaseSource {
     }
 }
 
+impl<'de> Deserialize<'de> for BaseSource {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        BaseSource::ALL
+            .into_iter()
+            .find(|source| source.as_str() == name)
+            .ok_or_else(|| de::Error::unknown_variant(&name, &BaseSource::NAMES))
+    }
+}
+
 impl fmt::Display for BaseSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -217,7 +255,7 @@ impl fmt::Display for BaseSource {
 }
 
 /// A base URL and where it came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BaseRecord {
     /// The absolute base URL; `None` when [`source`](Self::source) is [`BaseSource::None`].
     pub url: Option<String>,
@@ -225,12 +263,12 @@ pub struct BaseRecord {
     pub source: BaseSource,
     /// For [`BaseSource::Inherited`]: the entity whose own header (or the retrieval URL, for
     /// the root) set this base. `None` for every other source.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inherited_from: Option<PartId>,
 }
 
 impl BaseRecord {
-    /// No base (SPEC §3 step 5).
+    /// No base (base precedence step 5, RFC 1808 §3.4).
     pub fn none() -> Self {
         BaseRecord {
             url: None,
@@ -240,8 +278,8 @@ impl BaseRecord {
     }
 }
 
-/// Whether an entity is a message or a body part (SPEC §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Whether an entity is a message or a body part (see [entities](crate#entities)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityKind {
     /// The root message or an encapsulated message (the body of a `message/rfc822` part).
@@ -252,7 +290,7 @@ pub enum EntityKind {
 
 /// One entity of the message: the root, a body part or an encapsulated message, in document
 /// order (a parent comes before its children).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntityRecord {
     /// Its identifier.
     pub part: PartId,
@@ -274,20 +312,21 @@ pub struct EntityRecord {
     /// part, whose body with its transfer encoding undone is what the ranges index (that
     /// part's own ranges say where its body is, recursively).
     pub decoded_from: Option<PartId>,
-    /// The header-level base (SPEC §3 steps 2–5): what header URLs resolve against and what
+    /// The header-level base ([base precedence](crate#base-precedence) steps 2–5): what
+    /// header URLs resolve against and what
     /// body parts and encapsulated messages inherit.
     pub header_base: BaseRecord,
-    /// The effective base of the content: the first `<base href>` of an HTML body (SPEC §3
-    /// step 1) when there is one, else the header-level base.
+    /// The effective base of the content: the first `<base href>` of an HTML body (base
+    /// precedence step 1) when there is one, else the header-level base.
     pub base: BaseRecord,
 }
 
 /// Why a URL has no resolved form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Unresolved {
-    /// The reference is relative and the entity has no base (SPEC §3 step 5).
+    /// The reference is relative and the entity has no base (base precedence step 5).
     NoBase,
     /// The resolver refused the pair (see [`ResolveError`](crate::url::ResolveError)).
     ResolverError,
@@ -297,7 +336,7 @@ pub enum Unresolved {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlSource {
-    /// A header field: serialized `header:<Name>` with the name as SPEC §5 spells it.
+    /// A header field: serialized `header:<Name>` with the field name's canonical spelling.
     Header {
         /// The field name, canonical spelling (`List-Unsubscribe`).
         name: &'static str,
@@ -337,7 +376,7 @@ impl fmt::Display for UrlSource {
     }
 }
 
-/// One URL found in the message (SPEC §5).
+/// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRecord {
     /// The entity it was found in.
@@ -387,8 +426,86 @@ impl Serialize for UrlRecord {
     }
 }
 
+impl<'de> Deserialize<'de> for UrlRecord {
+    /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
+    /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
+    /// `html:<tag>@<attribute>` / `html:<tag>` with a `range`.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Wire {
+            part: PartId,
+            source: String,
+            field: Option<usize>,
+            item: Option<usize>,
+            range: Option<ByteRange>,
+            reference: String,
+            resolved: Option<String>,
+            #[serde(default)]
+            unresolved: Option<Unresolved>,
+            base: BaseRecord,
+            resolver: Resolver,
+            #[serde(default)]
+            target: Option<Target>,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let source = if let Some(name) = wire.source.strip_prefix("header:") {
+            let name = crate::headers::base_field(name)
+                .or_else(|| crate::headers::list_field(name))
+                .or_else(|| (name == "Content-Type").then_some("Content-Type"))
+                .ok_or_else(|| {
+                    de::Error::custom(format_args!("no URL is found in a {name} field"))
+                })?;
+            UrlSource::Header {
+                name,
+                field: wire
+                    .field
+                    .ok_or_else(|| de::Error::missing_field("field"))?,
+                item: wire.item.ok_or_else(|| de::Error::missing_field("item"))?,
+            }
+        } else if let Some(place) = wire.source.strip_prefix("html:") {
+            // Attribute names never hold `@`; a tag name may (`<a@b href>`).
+            let (tag, attribute) = match place.rsplit_once('@') {
+                Some((tag, attribute)) => (tag, Some(attribute.to_owned())),
+                None => (place, None),
+            };
+            UrlSource::Html {
+                tag: tag.to_owned(),
+                attribute,
+                range: wire
+                    .range
+                    .ok_or_else(|| de::Error::missing_field("range"))?,
+            }
+        } else {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Str(&wire.source),
+                &"`header:<Name>` or `html:<tag>@<attribute>`",
+            ));
+        };
+        Ok(UrlRecord {
+            part: wire.part,
+            source,
+            reference: wire.reference,
+            resolved: wire.resolved,
+            unresolved: wire.unresolved,
+            base: wire.base,
+            resolver: wire.resolver,
+            target: wire.target,
+        })
+    }
+}
+
+/// The decoded text of one HTML part, as [`analyze_with_html_text`](crate::analyze_with_html_text)
+/// gives it: what the byte ranges of the part's HTML URL records index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlText {
+    /// The HTML part.
+    pub part: PartId,
+    /// Its body, transfer encoding undone, converted to UTF-8 from its charset.
+    pub text: String,
+}
+
 /// What kind of problem a [`Diagnostic`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DiagnosticKind {
@@ -452,8 +569,8 @@ pub enum DiagnosticKind {
     UnmatchedCid,
 }
 
-/// A problem found in the message. Never fatal: the walk goes on (SPEC §7).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A problem found in the message. Never fatal: the walk goes on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// The entity it concerns; `None` for the message as a whole.
     pub part: Option<PartId>,
@@ -464,7 +581,7 @@ pub struct Diagnostic {
 }
 
 /// Everything [`analyze`](crate::analyze) found in one message.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Report {
     /// The root message's `Message-ID` field (RFC 5322 §3.6.4), unfolded and trimmed, angle
     /// brackets kept as written; `None` when there is none.

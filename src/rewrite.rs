@@ -1,4 +1,4 @@
-//! `rewrite` (SPEC §6): the message with every resolvable relative URL of its HTML bodies
+//! `rewrite`: the message with every resolvable relative URL of its HTML bodies
 //! written in absolute form, and every other byte as it was.
 //!
 //! How it works:
@@ -56,8 +56,8 @@ pub struct Rewritten {
     pub rewritten_urls: usize,
 }
 
-/// Writes every resolvable relative URL of the message's HTML bodies in its resolved form
-/// (SPEC §6 `rewrite`): every HTML URL source of SPEC §5 (attributes, each `srcset`
+/// Writes every resolvable relative URL of the message's HTML bodies in its resolved form:
+/// every HTML URL source that [`analyze`](crate::analyze) reports (attributes, each `srcset`
 /// candidate, `meta refresh`, CSS `url()` in `style` attributes and elements, `<noscript>`
 /// content). Bases, profile and resolver come from `options`, as for
 /// [`analyze`](crate::analyze).

@@ -1,4 +1,4 @@
-//! The records of `mimebase scan` (SPEC §6): one NDJSON line per message found in files,
+//! The records of `mimebase scan`: one NDJSON line per message found in files,
 //! directories, Maildir folders and mbox files, and one per input that could not be read.
 //!
 //! # Wire format (NDJSON)
@@ -23,7 +23,7 @@
 //! let raw = b"From a@b Sat Jan  3 01:05:34 1996\nBase: http://b/dir/\n\n>From here\n";
 //! let report = mimebase::analyze(raw, &mimebase::Options::new());
 //! let source = Source::mbox("inbox.mbox", 120, 70);
-//! let line = serde_json::to_value(ScanLine::Message { source: &source, report: &report })?;
+//! let line = serde_json::to_value(ScanLine::message(&source, &report))?;
 //! assert_eq!(line["type"], "message");
 //! assert_eq!(line["path"], "inbox.mbox");
 //! assert_eq!(line["format"], "mbox");
@@ -31,11 +31,11 @@
 //! assert_eq!(line["entities"][0]["base"]["url"], "http://b/dir/");
 //!
 //! let missing = Source::unknown("nowhere/1.eml");
-//! let line = ScanLine::Error {
-//!     source: &missing,
-//!     kind: ScanErrorKind::Read,
-//!     message: "No such file or directory (os error 2)",
-//! };
+//! let line = ScanLine::error(
+//!     &missing,
+//!     ScanErrorKind::Read,
+//!     "No such file or directory (os error 2)",
+//! );
 //! assert_eq!(
 //!     serde_json::to_value(line)?,
 //!     serde_json::json!({
@@ -74,12 +74,14 @@
 //! `length` the file's size), and so is every file in a Maildir's `cur/` and `new/`, whatever
 //! its first bytes.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 
 /// How a message was stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Format {
@@ -91,7 +93,7 @@ pub enum Format {
 
 /// Where a message (or a failure) was found. Its fields are written at the top level of a
 /// [`ScanLine`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
     /// The file's path: as given on the command line or in `--paths-from`, or that of a
     /// directory joined with the names found below it; `-` for standard input. Bytes that are
@@ -140,7 +142,7 @@ impl Source {
 }
 
 /// Why an input yields an `error` line instead of a `message` line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ScanErrorKind {
@@ -157,7 +159,22 @@ pub enum ScanErrorKind {
 
 /// One line of `mimebase scan` (see the [module docs](crate::scan)). The [`Source`] and, for
 /// a message, the [`Report`] are written at the top level of the line, after `"type"`.
-#[derive(Debug, Clone, Copy, Serialize)]
+///
+/// Written from borrowed parts ([`ScanLine::message`], [`ScanLine::error`]) and read back as
+/// `ScanLine<'static>`, which owns them: a Rust program reads `scan` output into the same
+/// types that wrote it.
+///
+/// ```
+/// use mimebase::scan::{ScanLine, Source};
+///
+/// let line = r#"{"type":"error","path":"gone.eml","format":null,"offset":null,"length":null,"kind":"read","message":"No such file or directory (os error 2)"}"#;
+/// let read: ScanLine<'static> = serde_json::from_str(line)?;
+/// let ScanLine::Error { source, .. } = &read else { unreachable!() };
+/// assert_eq!(**source, Source::unknown("gone.eml"));
+/// assert_eq!(serde_json::to_string(&read)?, line);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ScanLine<'a> {
@@ -165,19 +182,38 @@ pub enum ScanLine<'a> {
     Message {
         /// Where the message was read from.
         #[serde(flatten)]
-        source: &'a Source,
+        source: Cow<'a, Source>,
         /// What [`analyze`](crate::analyze) found.
         #[serde(flatten)]
-        report: &'a Report,
+        report: Cow<'a, Report>,
     },
     /// `"type": "error"`: the source, `kind` and `message`.
     Error {
         /// What could not be read, as far as it is known.
         #[serde(flatten)]
-        source: &'a Source,
+        source: Cow<'a, Source>,
         /// What went wrong.
         kind: ScanErrorKind,
         /// A sentence for people, e.g. the operating system's error message.
-        message: &'a str,
+        message: Cow<'a, str>,
     },
+}
+
+impl<'a> ScanLine<'a> {
+    /// The line of an analyzed message, borrowing its parts.
+    pub fn message(source: &'a Source, report: &'a Report) -> Self {
+        ScanLine::Message {
+            source: Cow::Borrowed(source),
+            report: Cow::Borrowed(report),
+        }
+    }
+
+    /// The line of an input that yields no analysis, borrowing its parts.
+    pub fn error(source: &'a Source, kind: ScanErrorKind, message: &'a str) -> Self {
+        ScanLine::Error {
+            source: Cow::Borrowed(source),
+            kind,
+            message: Cow::Borrowed(message),
+        }
+    }
 }

@@ -68,7 +68,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::mime::{Entity, Walk};
 use crate::report::{
@@ -78,7 +78,7 @@ use crate::report::{
 /// The entity of the same message that a URL names (see the [module docs](crate::target)).
 ///
 /// Serialized as `{"part": "2", "by": "cid"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Target {
     /// The entity named, as [`UrlRecord::part`] is written.
     pub part: PartId,
@@ -88,7 +88,7 @@ pub struct Target {
 
 /// How a URL was matched to the entity it names. Serialized as the strings given on each
 /// variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum TargetMatch {

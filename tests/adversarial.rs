@@ -1,4 +1,4 @@
-//! Adversarial inputs (SPEC §7): each is processed within the limits and ends with a
+//! Adversarial inputs (nothing a message holds may panic, hang or exhaust memory): each is processed within the limits and ends with a
 //! diagnostic saying which limit it reached. Time and memory are measured by
 //! `scripts/adversarial` on the release build, not here.
 #![allow(

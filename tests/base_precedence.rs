@@ -1,4 +1,4 @@
-//! One test per rule of SPEC §3 (base precedence), through the public `analyze`.
+//! One test per rule of base precedence (the crate docs' steps 1–5), through the public `analyze`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -328,7 +328,7 @@ fn step5_no_base_relative_unresolved_absolute_reported_as_is() {
     assert_eq!(report.urls[0].unresolved, Some(Unresolved::NoBase));
 }
 
-// SPEC §5 header URLs resolve against the entity's header-level base.
+// Header URLs resolve against the entity's header-level base.
 
 #[test]
 fn list_headers_resolve_against_header_level_base() {
@@ -345,7 +345,7 @@ fn list_headers_resolve_against_header_level_base() {
     );
 }
 
-// Profiles (SPEC §3 "Profiles").
+// Profiles (`Profile`).
 
 fn with_profile(message: &str, profile: mimebase::Profile) -> Report {
     analyze(message.as_bytes(), &Options::new().with_profile(profile))

@@ -155,3 +155,74 @@ fn features_of_the_corpus_are_found_again() {
     }
     assert_eq!(checked, 75);
 }
+
+/// Serialize, deserialize, equal: every report of the whole corpus (messages and the bench
+/// set, read as `scan` reads them) reads back from its JSON into an equal `ScanLine`, and
+/// writes the same JSON again.
+#[test]
+fn reports_round_trip_through_json_on_the_whole_corpus() {
+    let roots = vec![corpus().join("messages"), corpus().join("bench")];
+    // As much stack as `scan` gives each message: a debug build of the HTML tokenizer needs
+    // more than a test thread's 2 MiB for some messages of the bench set.
+    let count = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || round_trip(roots))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(count > 9000, "{count} messages");
+}
+
+/// [`reports_round_trip_through_json_on_the_whole_corpus`] over the messages under `roots`;
+/// how many there were.
+fn round_trip(roots: Vec<PathBuf>) -> usize {
+    use mimebase::mailbox::{Input, Messages, Roots, Walker};
+    use mimebase::scan::ScanLine;
+
+    let mut count = 0;
+    for message in Messages::new(Walker::new(Roots::new(roots, None)), 64 << 20) {
+        let Input::Bytes(bytes) = &message.input else {
+            panic!("{:?}", message.source)
+        };
+        let report = analyze(bytes, &Options::new());
+        let line = ScanLine::message(&message.source, &report);
+        let json = serde_json::to_string(&line).unwrap();
+        let read: ScanLine<'static> = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, line, "{}", message.source.path);
+        assert_eq!(serde_json::to_string(&read).unwrap(), json);
+        count += 1;
+    }
+    count
+}
+
+/// The byte range of every HTML URL record of the corpus's messages slices the text
+/// `analyze_with_html_text` gives for its part, and the slice is the URL as written: the
+/// reference itself when it holds no character reference or CSS escape to decode.
+#[test]
+fn html_url_ranges_slice_the_decoded_text_on_every_corpus_message() {
+    let (mut sliced, mut verbatim) = (0, 0);
+    for file in messages() {
+        let raw = std::fs::read(&file).unwrap();
+        let (report, texts) = mimebase::analyze_with_html_text(&raw, &Options::new());
+        assert_eq!(report, analyze(&raw, &Options::new()), "{}", file.display());
+        for url in &report.urls {
+            let UrlSource::Html { range, .. } = &url.source else {
+                continue;
+            };
+            let text = texts.iter().find(|t| t.part == url.part).unwrap();
+            let written = text
+                .text
+                .get(range.start..range.end)
+                .unwrap_or_else(|| panic!("{}: {url:?}", file.display()));
+            sliced += 1;
+            if !written.contains(['&', '\\']) {
+                assert_eq!(written.trim(), url.reference, "{}", file.display());
+                verbatim += 1;
+            }
+        }
+    }
+    assert!(
+        sliced > 1000 && verbatim > sliced / 2,
+        "{sliced} {verbatim}"
+    );
+}

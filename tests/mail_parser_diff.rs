@@ -1,4 +1,4 @@
-//! Differential check of the entity tree against mail-parser's (SPEC §2; STYLE "Tests" 6):
+//! Differential check of the entity tree against mail-parser's (entities as the crate docs define them):
 //! over every message of `../shared/corpus/messages/`, the entities in document order with
 //! their depth and content type. Every difference is listed in [`KNOWN_DIFFERENCES`] with
 //! its reason; an unlisted difference fails, and so does a listed one that no longer occurs.

@@ -10,7 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mimebase::mailbox::{Input, Mbox, Message, Messages, Roots, Walker};
+use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Walker, open};
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
@@ -143,6 +143,74 @@ fn mbox_streams_from_any_reader() {
             (
                 Source::mbox("-", 13, 22),
                 "From b\r\n\r\n>From two\r\n".to_owned()
+            ),
+        ]
+    );
+}
+
+/// A mail client moves a message from `new/` to `cur/`, and changes the flags of another,
+/// after the walker listed them and before they are opened: both are found again by their
+/// unique names and read from where they are now; a deleted one is a read error.
+#[test]
+fn maildir_message_renamed_between_listing_and_opening_is_found_again() {
+    let dir = workdir("mailbox-renamed");
+    write(
+        &dir.join("cur/1700000000.M1P1.host:2,"),
+        b"Subject: flags\n\n",
+    );
+    write(
+        &dir.join("cur/1700000001.M2P1.host:2,S"),
+        b"Subject: deleted\n\n",
+    );
+    write(&dir.join("new/1700000002.M3P1.host"), b"Subject: seen\n\n");
+    // A name that only begins like the first one's unique name is another message.
+    write(
+        &dir.join("cur/1700000000.M1P1.host2:2,"),
+        b"Subject: other\n\n",
+    );
+    // Listed in byte order: `host2` before `host:`.
+    let mut walker = Walker::new(Roots::new(vec![dir.clone()], None));
+    let found: Vec<Found> = walker.by_ref().take(4).collect();
+    assert!(walker.next().is_none());
+
+    fs::rename(
+        dir.join("cur/1700000000.M1P1.host:2,"),
+        dir.join("cur/1700000000.M1P1.host:2,RS"),
+    )
+    .unwrap();
+    fs::remove_file(dir.join("cur/1700000001.M2P1.host:2,S")).unwrap();
+    fs::rename(
+        dir.join("new/1700000002.M3P1.host"),
+        dir.join("cur/1700000002.M3P1.host:2,S"),
+    )
+    .unwrap();
+
+    let messages = found.into_iter().map(|found| match open(found, 1 << 20) {
+        Opened::One(message) => message,
+        Opened::Many(_) => panic!("a Maildir message is never an mbox"),
+    });
+    let seen: Vec<_> = seen(&dir, messages)
+        .into_iter()
+        .map(|(path, _, _, _, input)| (path, input))
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (
+                "cur/1700000000.M1P1.host2:2,".into(),
+                Ok("Subject: other\n\n".into())
+            ),
+            (
+                "cur/1700000000.M1P1.host:2,RS".into(),
+                Ok("Subject: flags\n\n".into())
+            ),
+            (
+                "cur/1700000001.M2P1.host:2,S".into(),
+                Err(ScanErrorKind::Read)
+            ),
+            (
+                "cur/1700000002.M3P1.host:2,S".into(),
+                Ok("Subject: seen\n\n".into())
             ),
         ]
     );

@@ -1,4 +1,4 @@
-//! `rewrite` (SPEC §6): byte-exact results on hand-written messages, and the round-trip
+//! `rewrite`: byte-exact results on hand-written messages, and the round-trip
 //! properties of the rewrite issue over every message of `../shared/corpus/messages/`.
 #![allow(
     clippy::unwrap_used,

@@ -462,7 +462,7 @@ fn stdin_cannot_be_read_twice() {
     assert!(run.stderr.starts_with("mimebase: scan: "), "{}", run.stderr);
 }
 
-/// SPEC §7 for batches: the whole shared corpus (messages, MHTML, and files that are not mail
+/// Bad input in batches: the whole shared corpus (messages, MHTML, and files that are not mail
 /// at all) goes through, with a summary and no panic.
 #[test]
 fn whole_corpus_completes_with_a_summary() {
@@ -541,4 +541,211 @@ fn many_mbox_files_and_files_in_parallel_keep_input_order() {
             );
         }
     }
+}
+
+/// A Rust consumer reads `scan` output back into the library's types: every line of a scan
+/// of the corpus's messages deserializes into a `ScanLine`, equals what the library itself makes of the
+/// same message (read with `mimebase::mailbox`, analyzed in this process), and serializes
+/// back to the very bytes `scan` wrote.
+#[test]
+fn scan_output_reads_back_into_the_library_types() {
+    use mimebase::mailbox::{Input, Messages, Roots, Walker};
+    use mimebase::scan::ScanLine;
+
+    // The bench corpus too would take a minute in a debug build: the library-side round trip
+    // over it is in tests/corpus.rs.
+    let roots = ["../shared/corpus/messages"];
+    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(["scan", "--jobs", "2"])
+        .args(roots)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let options = mimebase::Options::new();
+    let walker = Walker::new(Roots::new(roots.iter().map(PathBuf::from).collect(), None));
+    let mut expected = Messages::new(walker, 64 << 20);
+    let mut lines = 0;
+    for line in stdout.lines() {
+        let read: ScanLine<'static> =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(serde_json::to_string(&read).unwrap(), line);
+        let message = expected.next().unwrap();
+        let Input::Bytes(bytes) = &message.input else {
+            panic!("{:?}", message.source)
+        };
+        let report = mimebase::analyze(bytes, &options);
+        assert_eq!(read, ScanLine::message(&message.source, &report));
+        lines += 1;
+    }
+    assert!(expected.next().is_none());
+    assert!(lines >= 75, "{lines} lines");
+}
+
+/// The paths of the message and error lines of `run`.
+fn paths(run: &Run) -> Vec<&str> {
+    run.lines
+        .iter()
+        .map(|l| l["path"].as_str().unwrap())
+        .collect()
+}
+
+/// A git-tracked archive: `.git` objects and dot files are not messages unless `--hidden`;
+/// a Maildir's Maildir++ `.Folder` is part of it either way, and a root is read whatever its
+/// name.
+#[test]
+fn hidden_files_and_directories_are_skipped_unless_hidden() {
+    let dir = workdir("hidden");
+    write(&dir.join("archive/.git/objects/ab/cdef01"), b"x\x9c\x01");
+    write(&dir.join("archive/.git/HEAD"), b"ref: refs/heads/main\n");
+    write(&dir.join("archive/.msg.eml.swp"), b"b0VIM");
+    write(&dir.join("archive/a.eml"), b"Subject: a\n\n");
+    write(&dir.join("archive/Mail/cur/1:2,S"), b"Subject: cur\n\n");
+    write(&dir.join("archive/Mail/new/.2"), b"Subject: dot in new\n\n");
+    fs::create_dir_all(dir.join("archive/Mail/.Sent/new")).unwrap();
+    write(
+        &dir.join("archive/Mail/.Sent/cur/3:2,S"),
+        b"Subject: sent\n\n",
+    );
+    write(&dir.join(".named.eml"), b"Subject: named\n\n");
+    for jobs in ["1", "2"] {
+        let run = scan(&["--jobs", jobs, "archive", ".named.eml"], b"", &dir);
+        assert_eq!(
+            paths(&run),
+            [
+                "archive/Mail/cur/1:2,S",
+                "archive/Mail/.Sent/cur/3:2,S",
+                "archive/a.eml",
+                ".named.eml"
+            ]
+        );
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let run = scan(&["--jobs", jobs, "--hidden", "archive"], b"", &dir);
+        assert_eq!(
+            paths(&run),
+            [
+                "archive/.git/HEAD",
+                "archive/.git/objects/ab/cdef01",
+                "archive/.msg.eml.swp",
+                "archive/Mail/cur/1:2,S",
+                "archive/Mail/.Sent/cur/3:2,S",
+                "archive/a.eml",
+            ]
+        );
+    }
+}
+
+/// A symbolic link to nothing, found in a directory, is named once on stderr and passed over:
+/// no record, no failure. A root that does not exist is still a failure.
+#[cfg(unix)]
+#[test]
+fn dangling_symlink_is_reported_once_and_skipped() {
+    let dir = workdir("dangling");
+    write(&dir.join("tree/a.eml"), b"Subject: a\n\n");
+    std::os::unix::fs::symlink("gone.eml", dir.join("tree/b.eml")).unwrap();
+    write(&dir.join("tree/c.eml"), b"Subject: c\n\n");
+    for jobs in ["1", "2"] {
+        let run = scan(&["--jobs", jobs, "tree"], b"", &dir);
+        assert_eq!(paths(&run), ["tree/a.eml", "tree/c.eml"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(
+            run.stderr.matches("tree/b.eml").count(),
+            1,
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .contains("mimebase: tree/b.eml: skipped: a symbolic link to nothing"),
+            "{}",
+            run.stderr
+        );
+        assert_summary(&run, 2, 0);
+    }
+    let run = scan(&["tree", "tree/gone.eml"], b"", &dir);
+    assert_eq!(paths(&run), ["tree/a.eml", "tree/c.eml", "tree/gone.eml"]);
+    assert_eq!(run.lines[2]["type"], "error");
+    assert_ne!(run.code, Some(0));
+}
+
+/// `--quiet`: nothing on stderr for a run without failures; a failure is still named.
+#[test]
+fn quiet_drops_the_summary() {
+    let dir = workdir("quiet");
+    write(&dir.join("a.eml"), b"Subject: a\n\n");
+    let run = scan(&["--quiet", "a.eml"], b"", &dir);
+    assert_eq!((run.lines.len(), run.stderr.as_str()), (1, ""));
+    let run = scan(&["-q", "a.eml", "missing.eml"], b"", &dir);
+    assert_eq!(run.lines.len(), 2);
+    assert!(
+        run.stderr.starts_with("mimebase: missing.eml: "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
+/// What a terminal shows of `raw` (a capture of one): each line as its last carriage return
+/// leaves it, escape sequences removed.
+fn as_shown(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw).replace("\r\n", "\n");
+    text.split('\n')
+        .map(|line| {
+            let last = line.rsplit('\r').next().unwrap_or_default();
+            let mut shown = String::new();
+            let mut chars = last.chars();
+            while let Some(c) = chars.next() {
+                if c == '\x1b' {
+                    // CSI: ESC [ parameters, then a final byte in @..~.
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                } else {
+                    shown.push(c);
+                }
+            }
+            shown
+        })
+        .collect()
+}
+
+/// stdout and stderr on the same terminal (`script` gives the run a pseudo-terminal), paths
+/// arriving slowly on a pipe so that the bar is drawn between lines: every NDJSON line starts
+/// a line of its own, the bar counts messages and errors, and nothing is being counted, so
+/// it never says "(counting…)".
+#[cfg(unix)]
+#[test]
+fn progress_bar_on_a_terminal_is_never_glued_to_output() {
+    let dir = workdir("terminal");
+    write(&dir.join("a.eml"), b"Subject: a\n\n");
+    write(&dir.join("b.eml"), b"Subject: b\n\n");
+    let command = format!(
+        "(echo a.eml; sleep 1; echo missing.eml; sleep 1; echo b.eml) | '{}' scan --jobs 1 --paths-from -",
+        env!("CARGO_BIN_EXE_mimebase")
+    );
+    let output = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("`script` (util-linux) runs a command on a pseudo-terminal");
+    let shown = as_shown(&output.stdout);
+    let records: Vec<&String> = shown.iter().filter(|l| l.contains("{\"type\"")).collect();
+    assert_eq!(records.len(), 3, "{shown:#?}");
+    for line in records {
+        assert!(line.starts_with("{\"type\""), "glued: {line:?}");
+        serde_json::from_str::<Value>(line).unwrap();
+    }
+    // What the bar drew, before it was cleared.
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert!(drawn.contains("1 message, 1 error, "), "{drawn}");
+    assert!(!drawn.contains("counting"), "{drawn}");
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.starts_with("mimebase: scan: 2 messages,"))
+    );
 }

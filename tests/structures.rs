@@ -1,4 +1,4 @@
-//! Every MIME structure the walker must handle (SPEC §2, §7), through the public `analyze`.
+//! Every MIME structure the walker must handle (entities, bad input), through the public `analyze`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

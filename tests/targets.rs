@@ -569,3 +569,13 @@ fn percent_decode(text: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+#[test]
+fn target_reads_back_from_json() {
+    let raw = std::fs::read(root().join("samples/mhtml-saved-page.eml")).unwrap();
+    let report = analyze(&raw, &Options::new());
+    let json = serde_json::to_string(&report).unwrap();
+    let back: Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, report);
+    assert_eq!(back.urls.iter().filter(|u| u.target.is_some()).count(), 11);
+}

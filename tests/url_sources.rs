@@ -1,4 +1,4 @@
-//! One test per URL source of SPEC §5, through the public `analyze`.
+//! One test per URL source (`UrlSource`), through the public `analyze`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -140,7 +140,7 @@ fn encoded_word_content_location() {
     );
 }
 
-/// Every (element, attribute) pair SPEC §5 lists holds a URL.
+/// Every (element, attribute) pair that holds a URL is reported.
 #[test]
 fn every_listed_url_attribute() {
     let pairs = [

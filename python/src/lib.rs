@@ -3,8 +3,8 @@
 //!
 //! Records reach Python in two forms. [`Report`] and its [`Entity`], [`Url`] and
 //! [`Diagnostic`] objects have attributes for reading; `Report.to_dict()` and the dicts `scan`
-//! yields are the library's serde serialization (the CLI's JSON) read back with Python's
-//! `json.loads`, so they cannot differ from what the command writes.
+//! yields are the library's serde serialization (the CLI's JSON) turned into Python objects
+//! ([`records`]), so they cannot differ from what the command writes.
 
 #![forbid(unsafe_code)]
 #![deny(
@@ -14,6 +14,7 @@
     clippy::panic
 )]
 
+mod records;
 mod scan;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -22,6 +23,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyMemoryView};
 
 use mimebase::{BaseRecord, Options, Profile, Resolver};
+
+/// The engine allocates with mimalloc, as the `mimebase` command does: analysis allocates many
+/// small buffers, and mimalloc serves them faster than the system allocator (`scan` 15-20%
+/// faster in the command). Only Rust's allocations use it; Python objects are Python's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Effective base URLs of every part of an email message, and every URL in its headers and
 /// HTML bodies resolved against them.
@@ -185,9 +192,7 @@ impl Report {
     /// ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
     /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let json = serde_json::to_string(&self.report)
-            .map_err(|error| PyValueError::new_err(error.to_string()))?;
-        json_loads(py, &json)
+        records::to_python(py, &self.report)
     }
 
     fn __repr__(&self) -> String {
@@ -399,12 +404,6 @@ fn wire_name<T: serde::Serialize>(value: &T) -> String {
         Ok(serde_json::Value::String(name)) => name,
         _ => String::new(),
     }
-}
-
-/// `json.loads(text)`.
-fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    LOADS.import(py, "json", "loads")?.call1((text,))
 }
 
 /// The library's options for the keyword arguments shared by `analyze`, `rewrite` and `scan`.

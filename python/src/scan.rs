@@ -1,6 +1,7 @@
 //! `mimebase.scan`: the messages of files, directory trees, Maildirs and mbox files
 //! ([`mimebase::mailbox`]), analyzed with the GIL released, one dict per message in input
-//! order: the `mimebase scan` NDJSON record ([`mimebase::scan`]) read back with `json.loads`.
+//! order: the `mimebase scan` NDJSON record ([`mimebase::scan`]) as Python objects
+//! ([`records`](crate::records)).
 //!
 //! With one job the caller's thread reads and analyzes each message when the next one is asked
 //! for. With N jobs, N threads each loop: wait for room in the window (at most
@@ -22,7 +23,8 @@ use mimebase::mailbox::{Input, Message, Messages, Roots, Walker};
 use mimebase::scan::{ScanErrorKind, ScanLine, Source};
 use mimebase::{Options, analyze};
 
-use crate::{json_loads, options};
+use crate::options;
+use crate::records::to_python;
 
 /// How many messages each job may take ahead of the one the iterator yields next.
 const WAITING_PER_JOB: usize = 16;
@@ -143,7 +145,7 @@ impl Scan {
             }
             Engine::Parallel(parallel) => parallel.next_line(),
         })?;
-        line.map(|line| json_loads(py, &line)).transpose()
+        line.map(|line| line.to_python(py)).transpose()
     }
 }
 
@@ -175,7 +177,7 @@ struct Taking {
 #[derive(Default)]
 struct Filed {
     /// Lines analyzed and not yet yielded, by sequence number.
-    lines: BTreeMap<u64, String>,
+    lines: BTreeMap<u64, Line>,
     /// The sequence number of the line to yield next.
     next: u64,
     /// Messages taken (or being taken) and not yet yielded.
@@ -259,7 +261,7 @@ impl Parallel {
     }
 
     /// The next line in input order, waiting for it; `None` at the end.
-    fn next_line(&self) -> PyResult<Option<String>> {
+    fn next_line(&self) -> PyResult<Option<Line>> {
         let mut filed = lock(&self.output);
         loop {
             let next = filed.next;
@@ -292,42 +294,41 @@ impl Parallel {
     }
 }
 
-/// Analyzes one message into its `scan` line (JSON, without the newline), or the error line
-/// of an input that could not be read. A panic inside the library becomes an `internal`
-/// error line, as in `mimebase scan`, so that one message cannot end a batch.
-fn process(message: Message, options: &Options) -> String {
-    let Message { source, input } = message;
-    match input {
-        Input::Bytes(raw) => {
-            let analyzed = catch_unwind(AssertUnwindSafe(|| {
-                let report = analyze(&raw, options);
-                serde_json::to_string(&ScanLine::Message {
-                    source: &source,
-                    report: &report,
-                })
-            }));
-            match analyzed {
-                Ok(Ok(line)) => line,
-                Ok(Err(error)) => error_line(&source, ScanErrorKind::Internal, &error.to_string()),
-                Err(_) => error_line(
-                    &source,
-                    ScanErrorKind::Internal,
-                    "mimebase panicked while analyzing this message (a bug: please report it)",
-                ),
+/// One line of `scan`, ready to be turned into a dict.
+enum Line {
+    Message(Source, mimebase::Report),
+    Error(Source, ScanErrorKind, String),
+}
+
+impl Line {
+    /// The dict: the library's serialization of the line ([`ScanLine`]).
+    fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Line::Message(source, report) => to_python(py, &ScanLine::message(source, report)),
+            Line::Error(source, kind, message) => {
+                to_python(py, &ScanLine::error(source, *kind, message))
             }
         }
-        Input::Error(kind, message) => error_line(&source, kind, &message),
     }
 }
 
-/// The error line for `source`.
-fn error_line(source: &Source, kind: ScanErrorKind, message: &str) -> String {
-    serde_json::to_string(&ScanLine::Error {
-        source,
-        kind,
-        message,
-    })
-    .unwrap_or_default()
+/// Analyzes one message, or passes on the error of an input that could not be read. A panic
+/// inside the library becomes an `internal` error line, as in `mimebase scan`, so that one
+/// message cannot end a batch.
+fn process(message: Message, options: &Options) -> Line {
+    let Message { source, input } = message;
+    match input {
+        Input::Bytes(raw) => match catch_unwind(AssertUnwindSafe(|| analyze(&raw, options))) {
+            Ok(report) => Line::Message(source, report),
+            Err(_) => Line::Error(
+                source,
+                ScanErrorKind::Internal,
+                "mimebase panicked while analyzing this message (a bug: please report it)"
+                    .to_owned(),
+            ),
+        },
+        Input::Error(kind, message) => Line::Error(source, kind, message),
+    }
 }
 
 /// A lock whose holder never panics while holding it (nothing here does), taken even if

@@ -190,3 +190,34 @@ def test_typing_files_are_installed():
     assert (package / "py.typed").is_file()
     stub = next(package.glob("*.pyi")).read_text()
     assert "def analyze(" in stub and "class Report" in stub
+
+
+def test_analyze_releases_the_gil():
+    """Not a timing: with a switch interval far longer than the analysis, a thread that kept
+    the GIL inside analyze() would let the main thread run only after it returned. Here the
+    main thread must run while the worker is inside the engine."""
+    import sys
+    import threading
+
+    links = b"".join(b'<a href="p/%d.html">x</a>\r\n' % i for i in range(200_000))
+    big = b"Content-Base: http://example.com/\r\nContent-Type: text/html\r\n\r\n" + links
+    inside, done = threading.Event(), threading.Event()
+
+    def worker():
+        inside.set()
+        mimebase.analyze(big)
+        done.set()
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(30.0)
+    try:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        inside.wait()
+        spins = 0
+        while not done.is_set() and spins < 1_000:
+            spins += 1
+        thread.join(60)
+    finally:
+        sys.setswitchinterval(interval)
+    assert spins > 0 and not thread.is_alive()

@@ -384,6 +384,15 @@ pub(crate) struct ScanArgs {
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Performance")]
     pub jobs: Option<u16>,
 
+    /// Also read files and directories whose names begin with `.` (passed over by default, as
+    /// `.git/`; a Maildir's Maildir++ `.Folder`s and the paths given are always read).
+    #[arg(long, help_heading = "Input")]
+    pub hidden: bool,
+
+    /// No progress bar and no summary line on stderr; failures are still reported there.
+    #[arg(short, long)]
+    pub quiet: bool,
+
     #[command(flatten)]
     pub resolution: ResolutionArgs,
 }

@@ -129,11 +129,7 @@ impl Printer {
                 let message = error.to_string();
                 serde_json::to_writer(
                     &mut *out,
-                    &ScanLine::Error {
-                        source: &source,
-                        kind: ScanErrorKind::Read,
-                        message: &message,
-                    },
+                    &ScanLine::error(&source, ScanErrorKind::Read, &message),
                 )?;
                 writeln!(out)
             }

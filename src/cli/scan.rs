@@ -25,7 +25,7 @@ use mimebase::scan::{ScanErrorKind, ScanLine, Source};
 use mimebase::{Options, analyze};
 
 use super::args::ScanArgs;
-use mimebase::mailbox::{self, Found, Input, Message, Messages, Opened, Roots, Walker};
+use mimebase::mailbox::{self, Found, Input, Message, Opened, Roots, Walker};
 
 /// How far ahead of the writer a thread may take messages, per job.
 const WAITING_PER_JOB: u64 = 16;
@@ -49,9 +49,9 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             args.paths_from.as_deref().map(|p| (p, separator)),
         )
     };
-    let walker = Walker::new(roots());
+    let walker = Walker::new(roots()).with_hidden(args.hidden);
 
-    let progress = Progress::new();
+    let progress = Progress::new(!args.quiet);
     // Counting walks the inputs a second time: a path list can be read twice only when it is
     // a regular file (a pipe such as `<(…)` would be shared by both readers).
     let countable = !reads_stdin
@@ -59,21 +59,24 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             list != Path::new("-") && list.metadata().is_ok_and(|m| m.is_file())
         });
     if countable {
-        progress.count_total(Walker::new(roots()));
+        progress.count_total(Walker::new(roots()).with_hidden(args.hidden));
     }
     let mut sink = Sink {
         out: io::BufWriter::with_capacity(256 << 10, io::stdout()),
+        out_shares_terminal: io::stdout().is_terminal(),
+        held: Vec::new(),
+        shown: Instant::now(),
         totals: Totals::default(),
         progress,
     };
     let started = Instant::now();
     let limit = args.max_message_bytes;
     let written = if jobs <= 1 {
-        sequential(Messages::new(walker, limit), &options, &mut sink)
+        sequential(walker, limit, &options, &mut sink)
     } else {
         parallel(walker, limit, jobs, &options, &mut sink)
     }
-    .and_then(|()| sink.out.flush());
+    .and_then(|()| sink.flush());
     sink.progress.finish();
     if let Err(error) = written {
         if error.kind() == io::ErrorKind::BrokenPipe {
@@ -82,7 +85,9 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         eprintln!("mimebase: writing output: {error}");
         return ExitCode::from(super::EXIT_USAGE);
     }
-    eprintln!("mimebase: scan: {}", sink.totals.summary(started.elapsed()));
+    if !args.quiet {
+        eprintln!("mimebase: scan: {}", sink.totals.summary(started.elapsed()));
+    }
     if sink.totals.errors > 0 {
         ExitCode::from(super::EXIT_INPUT_FAILED)
     } else {
@@ -100,6 +105,8 @@ struct Done {
     urls: usize,
     /// For an error: the line for stderr.
     failure: Option<String>,
+    /// For a path passed over (a dangling symbolic link): the line for stderr.
+    notice: Option<String>,
 }
 
 impl Done {
@@ -111,12 +118,24 @@ impl Done {
             progress_bytes: 0,
             urls: 0,
             failure: None,
+            notice: None,
+        }
+    }
+
+    /// No line, and a notice on stderr: a dangling symbolic link, passed over.
+    fn dangling(path: &Path) -> Self {
+        Done {
+            notice: Some(format!(
+                "mimebase: {}: skipped: a symbolic link to nothing",
+                path.display()
+            )),
+            ..Done::nothing()
         }
     }
 }
 
 /// Analyzes one job and writes its line. A panic inside the library becomes an `internal`
-/// error line, so that one message cannot end a batch (SPEC §6).
+/// error line, so that one message cannot end a batch.
 fn process(job: Message, options: &Options) -> Done {
     let Message { source, input } = job;
     let progress_bytes = source.length.unwrap_or_default();
@@ -125,14 +144,8 @@ fn process(job: Message, options: &Options) -> Done {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
                 let mut line = Vec::with_capacity(raw.len() / 2 + 256);
-                serde_json::to_writer(
-                    &mut line,
-                    &ScanLine::Message {
-                        source: &source,
-                        report: &report,
-                    },
-                )
-                .map(|()| (line, report.urls.len()))
+                serde_json::to_writer(&mut line, &ScanLine::message(&source, &report))
+                    .map(|()| (line, report.urls.len()))
             }));
             match analyzed {
                 Ok(Ok((mut line, urls))) => {
@@ -143,6 +156,7 @@ fn process(job: Message, options: &Options) -> Done {
                         progress_bytes,
                         urls,
                         failure: None,
+                        notice: None,
                     }
                 }
                 Ok(Err(error)) => failure(&source, ScanErrorKind::Internal, &error.to_string()),
@@ -159,12 +173,7 @@ fn process(job: Message, options: &Options) -> Done {
 
 /// The error line for `source`, and its line on stderr.
 fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
-    let mut line = serde_json::to_vec(&ScanLine::Error {
-        source,
-        kind,
-        message,
-    })
-    .unwrap_or_default();
+    let mut line = serde_json::to_vec(&ScanLine::error(source, kind, message)).unwrap_or_default();
     line.push(b'\n');
     let place = match source.offset {
         Some(offset) if source.format == Some(mimebase::scan::Format::Mbox) => {
@@ -178,13 +187,25 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
         progress_bytes: source.length.unwrap_or_default(),
         urls: 0,
         failure: Some(format!("mimebase: {place}: {message}")),
+        notice: None,
     }
 }
 
 /// `--jobs 1`: one thread does everything, in order.
-fn sequential(source: Messages, options: &Options, sink: &mut Sink) -> io::Result<()> {
-    for job in source {
-        sink.write(process(job, options))?;
+fn sequential(walker: Walker, limit: u64, options: &Options, sink: &mut Sink) -> io::Result<()> {
+    for found in walker {
+        if let Found::DanglingLink { path } = &found {
+            sink.write(Done::dangling(path))?;
+            continue;
+        }
+        match mailbox::open(found, limit) {
+            Opened::One(message) => sink.write(process(message, options))?,
+            Opened::Many(messages) => {
+                for message in messages {
+                    sink.write(process(message, options))?;
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -306,6 +327,10 @@ impl Shared<'_> {
             let going_on = match task {
                 Task::Message(key, job) => self.deliver(key, process(job, options), false),
                 Task::End(key) => self.deliver(key, Done::nothing(), true),
+                Task::Open(number, Found::DanglingLink { path }) => {
+                    self.opened(None);
+                    self.deliver((number, 0), Done::dangling(&path), true)
+                }
                 Task::Open(number, found) => match mailbox::open(found, self.limit) {
                     Opened::One(job) => {
                         self.opened(None);
@@ -432,13 +457,27 @@ impl Shared<'_> {
 /// Where lines go: stdout, the totals, the progress bar, and stderr for failures.
 struct Sink {
     out: io::BufWriter<io::Stdout>,
+    /// stdout is a terminal: with a progress bar on stderr, lines written between two draws
+    /// of the bar would be glued to it, so they are held in `held` and written with the bar
+    /// cleared, then drawn again, at most every [`SHOW_EVERY`].
+    out_shares_terminal: bool,
+    held: Vec<u8>,
+    /// When held lines were last written.
+    shown: Instant,
     totals: Totals,
     progress: Progress,
 }
 
 impl Sink {
     fn write(&mut self, done: Done) -> io::Result<()> {
-        self.out.write_all(&done.line)?;
+        if self.progress.bar.is_some() && self.out_shares_terminal {
+            self.held.extend_from_slice(&done.line);
+            if self.shown.elapsed() >= SHOW_EVERY {
+                self.flush()?;
+            }
+        } else {
+            self.out.write_all(&done.line)?;
+        }
         if let Some(bytes) = done.message_bytes {
             self.totals.messages += 1;
             self.totals.bytes += bytes;
@@ -448,8 +487,33 @@ impl Sink {
             self.totals.errors += 1;
             self.progress.eprintln(failure);
         }
-        self.progress.advance(done.progress_bytes);
+        if let Some(notice) = &done.notice {
+            self.progress.eprintln(notice);
+        }
+        self.progress.advance(done.progress_bytes, &self.totals);
         Ok(())
+    }
+}
+
+/// How often held lines are written to a terminal that also shows the progress bar: often
+/// enough to look continuous, seldom enough that redrawing the bar costs nothing.
+const SHOW_EVERY: Duration = Duration::from_millis(100);
+
+impl Sink {
+    /// Writes what is held and flushes stdout, with the bar cleared while it does.
+    fn flush(&mut self) -> io::Result<()> {
+        self.shown = Instant::now();
+        let showing = !self.held.is_empty();
+        let (out, held) = (&mut self.out, &mut self.held);
+        let mut write = || {
+            out.write_all(held)?;
+            held.clear();
+            out.flush()
+        };
+        match &self.progress.bar {
+            Some(bar) if showing => bar.suspend(write),
+            _ => write(),
+        }
     }
 }
 
@@ -491,23 +555,29 @@ fn count(n: u64, noun: &str) -> String {
     }
 }
 
-/// The progress bar: on stderr when it is a terminal, else nothing at all.
+/// The progress bar: on stderr when it is a terminal (and not `--quiet`), else nothing at all.
+/// It shows the messages and errors so far and the bytes read; with a total (see
+/// [`Progress::count_total`]) a bar and an ETA, and "(counting…)" while the total is being
+/// counted.
 struct Progress {
     bar: Option<ProgressBar>,
 }
 
+/// The bar's look before the total is known, while it is counted, and once it is.
+const UNCOUNTED: &str = "{spinner} {msg}, {decimal_bytes} read, {decimal_bytes_per_sec}, {elapsed}";
+const COUNTING: &str =
+    "{spinner} {msg}, {decimal_bytes} read, {decimal_bytes_per_sec}, {elapsed} (counting…)";
+const COUNTED: &str =
+    "{bar:30} {msg}, {decimal_bytes}/{decimal_total_bytes}, {decimal_bytes_per_sec}, ETA {eta}";
+
 impl Progress {
-    fn new() -> Self {
-        if !io::stderr().is_terminal() {
+    fn new(wanted: bool) -> Self {
+        if !wanted || !io::stderr().is_terminal() {
             return Progress { bar: None };
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {decimal_bytes} read, {decimal_bytes_per_sec}, {elapsed} (counting…)",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
+        set_style(&bar, UNCOUNTED);
+        bar.set_message(progress_message(&Totals::default()));
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress { bar: Some(bar) }
     }
@@ -516,32 +586,32 @@ impl Progress {
     /// and an ETA; the walk reads directories, not files.
     fn count_total(&self, walker: Walker) {
         let Some(bar) = self.bar.clone() else { return };
+        set_style(&bar, COUNTING);
+        let counting = bar.clone();
         let counted = std::thread::Builder::new()
             .name("mimebase-scan-count".to_owned())
             .spawn(move || {
                 let total = walker
                     .filter_map(|found| match found {
                         Found::File { path, .. } => std::fs::metadata(path).ok(),
-                        Found::Stdin | Found::Error { .. } => None,
+                        Found::Stdin | Found::DanglingLink { .. } | Found::Error { .. } => None,
                     })
                     .map(|metadata| metadata.len())
                     .sum();
-                bar.set_length(total);
-                if let Ok(style) = ProgressStyle::with_template(
-                    "{bar:30} {decimal_bytes}/{decimal_total_bytes}, {decimal_bytes_per_sec}, ETA {eta}",
-                ) {
-                    bar.set_style(style);
-                }
+                counting.set_length(total);
+                set_style(&counting, COUNTED);
             });
         if let Err(error) = counted {
+            set_style(&bar, UNCOUNTED);
             self.eprintln(&format!(
                 "mimebase: scan: no total for the progress bar: {error}"
             ));
         }
     }
 
-    fn advance(&self, bytes: u64) {
+    fn advance(&self, bytes: u64, totals: &Totals) {
         if let Some(bar) = &self.bar {
+            bar.set_message(progress_message(totals));
             bar.inc(bytes);
         }
     }
@@ -561,4 +631,19 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+fn set_style(bar: &ProgressBar, template: &str) {
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+}
+
+/// `12 messages, 1 error`.
+fn progress_message(totals: &Totals) -> String {
+    format!(
+        "{}, {}",
+        count(totals.messages, "message"),
+        count(totals.errors, "error")
+    )
 }

@@ -54,13 +54,14 @@ impl ContentType {
         format!("{}/{}", self.media_type, self.subtype)
     }
 
-    /// True for `text/html` and `application/xhtml+xml` (SPEC §5).
+    /// True for `text/html` and `application/xhtml+xml`, the types scanned as HTML.
     pub fn is_html(&self) -> bool {
         (self.media_type == "text" && self.subtype == "html")
             || (self.media_type == "application" && self.subtype == "xhtml+xml")
     }
 
-    /// True for the types whose body is an encapsulated message (SPEC §2).
+    /// True for the types whose body is an encapsulated message (`message/rfc822`,
+    /// `message/global`, `message/news`).
     fn is_encapsulating(&self) -> bool {
         self.media_type == "message"
             && matches!(self.subtype.as_str(), "rfc822" | "global" | "news")

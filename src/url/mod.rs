@@ -1,8 +1,9 @@
 //! URL resolvers: turn an embedded (relative) URL into an absolute one, given a base URL.
 //!
 //! This module is pure URL work and imports nothing about email, so it can be tested against
-//! the RFC vectors alone. The rest of the crate decides *which* base applies (SPEC §3) and then
-//! calls [`resolve`] with the [`Resolver`] the user chose (SPEC §4, `--resolver`).
+//! the RFC vectors alone. The rest of the crate decides *which* base applies
+//! ([base precedence](crate#base-precedence)) and then
+//! calls [`resolve`] with the [`Resolver`] the user chose (`--resolver`).
 //!
 //! - [`components`]: the [RFC 1808 §2.4] parser that splits a URL into `scheme`, `net_loc`,
 //!   `path`, `params`, `query` and `fragment`, and the recombination of [RFC 1808 §4] step 7.
@@ -28,7 +29,7 @@ pub mod rfc1808;
 pub mod rfc3986;
 pub mod whatwg;
 
-/// A URL resolution algorithm (SPEC §4, `--resolver`).
+/// A URL resolution algorithm (`--resolver` of the command line).
 ///
 /// Serialized in lowercase, the same string as [`Resolver::name`]: `"rfc1808"`, `"rfc3986"`,
 /// `"whatwg"`. Every URL record
@@ -86,7 +87,9 @@ impl Resolver {
 /// Resolves `reference` against `base` with `resolver`, returning the absolute URL as a string.
 ///
 /// Both inputs are taken as they are: no whitespace is trimmed and no percent-encoding is
-/// changed; callers trim (SPEC §4) and unwrap `<URL:…>` before calling.
+/// changed; callers trim (HTML attribute URLs lose their leading and trailing ASCII white
+/// space, as the HTML Standard's "valid URL potentially surrounded by spaces" allows) and
+/// unwrap `<URL:…>` before calling.
 ///
 /// Every resolver is total over arbitrary strings: it returns a URL or an error, never panics,
 /// and takes time linear (RFC resolvers) or near-linear (WHATWG) in the input's length.

@@ -43,7 +43,8 @@ use super::components::Components;
 /// scheme, the empty one included, is an error, whatever the embedded URL is. A base without a
 /// scheme is not an absolute URL and cannot supply the scheme that step 2c inherits, and the
 /// caller must be able to tell "no base" apart from a successful resolution so that it can
-/// report relative URLs as unresolved (SPEC §3 step 5). Callers that want the RFC's outcome for
+/// report relative URLs as unresolved (RFC 1808 §3.4: no base). Callers that want the RFC's
+/// outcome for
 /// absolute references check [`has_scheme`](super::has_scheme) first.
 ///
 /// [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
