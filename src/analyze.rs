@@ -221,13 +221,14 @@ fn header_urls(
     urls: &mut Vec<UrlRecord>,
 ) {
     for (field_index, field) in entity.fields.iter().enumerate() {
-        let (name, references, base) = if let Some(name) = headers::base_field(&field.name) {
+        let (name, references, base) = if let Some(name) = field.name.and_then(headers::base_field)
+        {
             let value = headers::base_value(&field.value);
             if value.is_empty() {
                 continue;
             }
             (name, vec![value], outer)
-        } else if let Some(name) = headers::list_field(&field.name) {
+        } else if let Some(name) = field.name.and_then(headers::list_field) {
             (name, headers::list_urls(&field.value), header_base)
         } else if field.is("Content-Type") {
             match headers::external_body_url(&entity.content_type) {

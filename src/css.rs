@@ -1,5 +1,7 @@
-//! CSS `url(…)` references (in `style` attributes and `<style>` elements), found with
-//! `cssparser`'s tokenizer (CSS Syntax Level 3), which undoes CSS escapes.
+//! CSS URL references in `style` attributes and `<style>` elements, found with `cssparser`'s
+//! tokenizer (CSS Syntax Level 3), which undoes CSS escapes: `url(…)` (CSS Values §4.5), the
+//! string of `@import "…"` (CSS Cascade §2.1: "a `<string>` ... is interpreted as a `<url>`"),
+//! and the strings of `image-set("…" 1x)` (CSS Images 4 §2.2.1, also `-webkit-image-set`).
 
 use cssparser::{Parser, ParserInput, Token};
 
@@ -17,20 +19,38 @@ pub(crate) struct CssUrl {
     pub reference: String,
 }
 
-/// Every `url(…)` of `css`, in order: unquoted (`url(a.png)`) and quoted (`url("a.png")`).
+/// Every URL of `css`, in order: `url(a.png)`, `url("a.png")`, `@import "a.css"` and the
+/// strings of `image-set("a.png" 1x)`.
 pub(crate) fn urls(css: &str) -> Vec<CssUrl> {
-    // A `url(` token needs a literal `(`: no escape can make one (CSS Syntax §4.3.4).
-    if !css.contains('(') {
+    // Each form needs a literal `(` or `@`: no escape can make either (CSS Syntax §4.3.4,
+    // §4.3.1: an escaped `@` does not start an at-keyword).
+    if !css.contains('(') && !css.contains('@') {
         return Vec::new();
     }
     let mut input = ParserInput::new(css);
     let mut parser = Parser::new(&mut input);
     let mut found = Vec::new();
-    collect(&mut parser, css, 0, &mut found);
+    collect(&mut parser, css, 0, false, &mut found);
     found
 }
 
-fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec<CssUrl>) {
+/// The URL of a quoted string token that spans `start..end` of `css`.
+fn string_url(css: &str, start: usize, end: usize, value: &str) -> CssUrl {
+    CssUrl {
+        range: string_range(css, start, end),
+        reference: value.to_owned(),
+    }
+}
+
+/// Collects the URLs of a block; `strings_are_urls` inside `image-set()`, whose string
+/// arguments are URLs.
+fn collect(
+    parser: &mut Parser<'_, '_>,
+    css: &str,
+    depth: usize,
+    strings_are_urls: bool,
+    found: &mut Vec<CssUrl>,
+) {
     loop {
         let start = parser.position().byte_index();
         let token = match parser.next_including_whitespace_and_comments() {
@@ -38,6 +58,37 @@ fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec
             Err(_) => return,
         };
         match token {
+            Token::QuotedString(value) if strings_are_urls => {
+                let end = parser.position().byte_index();
+                found.push(string_url(css, start, end, &value));
+            }
+            Token::AtKeyword(name) if name.eq_ignore_ascii_case("import") => {
+                // `@import "x.css"`: the string is the URL; `@import url(x.css)` comes round
+                // the loop again.
+                let before = parser.state();
+                parser.skip_whitespace();
+                let string_start = parser.position().byte_index();
+                match parser.next_including_whitespace_and_comments() {
+                    Ok(Token::QuotedString(value)) => {
+                        let value = value.to_string();
+                        let end = parser.position().byte_index();
+                        found.push(string_url(css, string_start, end, &value));
+                    }
+                    _ => parser.reset(&before),
+                }
+            }
+            Token::Function(name)
+                if (name.eq_ignore_ascii_case("image-set")
+                    || name.eq_ignore_ascii_case("-webkit-image-set"))
+                    && depth < MAX_BLOCK_DEPTH =>
+            {
+                let _ = parser.parse_nested_block(
+                    |inner| -> Result<(), cssparser::ParseError<'_, ()>> {
+                        collect(inner, css, depth + 1, true, found);
+                        Ok(())
+                    },
+                );
+            }
             Token::UnquotedUrl(value) => {
                 let end = parser.position().byte_index();
                 found.push(CssUrl {
@@ -72,7 +123,7 @@ fn collect(parser: &mut Parser<'_, '_>, css: &str, depth: usize, found: &mut Vec
             {
                 let _ = parser.parse_nested_block(
                     |inner| -> Result<(), cssparser::ParseError<'_, ()>> {
-                        collect(inner, css, depth + 1, found);
+                        collect(inner, css, depth + 1, false, found);
                         Ok(())
                     },
                 );
@@ -147,6 +198,23 @@ mod tests {
         );
         // A string cut by a line break is a bad string (CSS Syntax §4.3.5): no URL.
         assert!(found("b:url(\"x\n)").is_empty());
+    }
+
+    #[test]
+    fn import_strings_and_image_set_strings() {
+        let css = r#"@import "a.css" screen; @IMPORT url(b.css); @import 'c\2e css'; @media x { p { background: image-set("d.png" 1x, url(e.png) 2x, type("image/avif") "f.avif") } } p { content: "not a url" } q{b:-webkit-image-set('g.png' 1x)}"#;
+        assert_eq!(
+            found(css),
+            [
+                ("a.css", "a.css".to_owned()),
+                ("b.css", "b.css".to_owned()),
+                ("c\\2e css", "c.css".to_owned()),
+                ("d.png", "d.png".to_owned()),
+                ("e.png", "e.png".to_owned()),
+                ("f.avif", "f.avif".to_owned()),
+                ("g.png", "g.png".to_owned())
+            ]
+        );
     }
 
     #[test]

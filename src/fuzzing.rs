@@ -79,7 +79,14 @@ pub fn header_block(raw: &[u8], max_bytes: usize) -> Header {
         fields: block
             .fields
             .into_iter()
-            .map(|field| (field.name, field.value))
+            .map(|field| {
+                let at = |range: Range<usize>| raw.get(range).unwrap_or_default();
+                // The analysis unfolds only the fields it reads; the targets check them all.
+                (
+                    String::from_utf8_lossy(at(field.raw_name)).into_owned(),
+                    mime::header::unfold(at(field.raw_value)),
+                )
+            })
             .collect(),
     }
 }

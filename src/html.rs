@@ -56,6 +56,8 @@ pub(crate) enum UrlKind {
     Attribute,
     /// One candidate of a `srcset` value.
     Srcset,
+    /// One URL of a `ping` value (HTML standard §4.6.5: a set of space-separated tokens).
+    Ping,
     /// The URL of a `<meta http-equiv=refresh content>` value.
     Refresh,
     /// A CSS `url()` in a `style` attribute.
@@ -64,14 +66,35 @@ pub(crate) enum UrlKind {
     StyleElement,
 }
 
+/// The namespaces a row of [`URL_ATTRIBUTES`] applies in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum In {
+    /// Any namespace: the element's local name decides.
+    Any,
+    /// The SVG namespace only.
+    Svg,
+}
+
+/// The namespace of an element (HTML standard §2.1.3, §13.2.6.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Namespace {
+    Html,
+    Svg,
+    MathMl,
+}
+
 /// One attribute that can hold URLs: its name, the elements it holds them on (empty: any
-/// element), and how its value is read. Sources: the HTML standard's attribute index and
-/// HTML 4.01's `%URI` attributes.
+/// element), the namespace, and how its value is read. Sources: the HTML standard's
+/// attribute index, HTML 4.01's `%URI` attributes, and SVG 2's `href` (with the deprecated
+/// `xlink:href`) on the elements that load what it points to.
 pub(crate) struct UrlAttribute {
-    /// The attribute's name, lowercase.
+    /// The attribute's name, lowercase (as the tokenizer gives it).
     pub name: &'static str,
-    /// The elements (local names, lowercase) on which it holds URLs; empty for every element.
+    /// The elements on which it holds URLs (local names as tree construction gives them, see
+    /// [`element_name`]: lowercase, SVG's in camel case); empty for every element.
     pub elements: &'static [&'static str],
+    /// The namespace it applies in.
+    pub namespace: In,
     /// How the value is read.
     pub kind: UrlKind,
 }
@@ -82,6 +105,7 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
     UrlAttribute {
         name: "href",
         elements: &["a", "area", "link", "base"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
@@ -90,76 +114,115 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
             "img", "script", "iframe", "frame", "embed", "input", "source", "track", "audio",
             "video",
         ],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "action",
         elements: &["form"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "formaction",
         elements: &["button", "input"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "cite",
         elements: &["blockquote", "q", "del", "ins"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "background",
-        elements: &["body", "table", "td", "th"],
+        elements: &["body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "longdesc",
         elements: &[],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "usemap",
         elements: &[],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "data",
         elements: &["object"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "codebase",
         elements: &["object"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "poster",
         elements: &["video"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "manifest",
         elements: &["html"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "profile",
         elements: &["head"],
+        namespace: In::Any,
         kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "srcset",
         elements: &["img", "source"],
+        namespace: In::Any,
         kind: UrlKind::Srcset,
+    },
+    UrlAttribute {
+        name: "imagesrcset",
+        elements: &["link"],
+        namespace: In::Any,
+        kind: UrlKind::Srcset,
+    },
+    UrlAttribute {
+        name: "ping",
+        elements: &["a", "area"],
+        namespace: In::Any,
+        kind: UrlKind::Ping,
+    },
+    UrlAttribute {
+        name: "href",
+        elements: &["image", "use", "feImage"],
+        namespace: In::Svg,
+        kind: UrlKind::Attribute,
+    },
+    UrlAttribute {
+        name: "xlink:href",
+        elements: &["a", "image", "use", "feImage"],
+        namespace: In::Svg,
+        kind: UrlKind::Attribute,
     },
     UrlAttribute {
         name: "content",
         elements: &["meta"],
+        namespace: In::Any,
         kind: UrlKind::Refresh,
     },
     UrlAttribute {
         name: "style",
         elements: &[],
+        namespace: In::Any,
         kind: UrlKind::StyleAttribute,
     },
 ];
@@ -167,12 +230,61 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (HTML standard §4.2.5.3).
 const HTTP_EQUIV: &str = "http-equiv";
 
-/// The row of [`URL_ATTRIBUTES`] for `attribute` on `tag` (both lowercase), if any.
-fn url_attribute(tag: &[u8], attribute: &[u8]) -> Option<&'static UrlAttribute> {
+/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`] and [`HTTP_EQUIV`] at
+/// compile time: bit `first byte % 32` of entry `length % 16` is set for every name the scan
+/// keeps. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
+const NAME_FILTER: [u32; 16] = name_filter();
+
+// Indexing in a `const fn` runs at compile time: out of bounds would fail the build, and
+// `%` keeps every index in bounds.
+#[allow(clippy::indexing_slicing)]
+const fn name_filter() -> [u32; 16] {
+    let mut filter = [0u32; 16];
+    let mut i = 0;
+    while i <= URL_ATTRIBUTES.len() {
+        let name = if i < URL_ATTRIBUTES.len() {
+            URL_ATTRIBUTES[i].name.as_bytes()
+        } else {
+            HTTP_EQUIV.as_bytes()
+        };
+        filter[name.len() % 16] |= 1 << (name[0] % 32);
+        i += 1;
+    }
+    filter
+}
+
+/// False when no name the scan keeps can be `attribute` (see [`NAME_FILTER`]).
+fn may_be_kept(attribute: &[u8]) -> bool {
+    attribute.first().is_some_and(|&first| {
+        NAME_FILTER
+            .get(attribute.len() % 16)
+            .is_some_and(|bits| bits & (1 << (first % 32)) != 0)
+    })
+}
+
+/// The row of [`URL_ATTRIBUTES`] for `attribute` on `tag` (both lowercase) in `namespace`,
+/// if any.
+fn url_attribute(
+    tag: &[u8],
+    attribute: &[u8],
+    namespace: Namespace,
+) -> Option<&'static UrlAttribute> {
     URL_ATTRIBUTES.iter().find(|row| {
         row.name.as_bytes() == attribute
+            && (row.namespace == In::Any || namespace == Namespace::Svg)
             && (row.elements.is_empty() || row.elements.iter().any(|e| e.as_bytes() == tag))
     })
+}
+
+/// The element's name as the HTML standard's tree construction gives it: an HTML `image`
+/// start tag makes an `img` element (§13.2.6.4.7), and SVG names have their camel case back
+/// (§13.2.6.5, "adjust SVG tag names"; only those of SVG elements that hold URLs here).
+fn element_name(tag: &[u8], namespace: Namespace) -> &[u8] {
+    match (namespace, tag) {
+        (Namespace::Html, b"image") => b"img",
+        (Namespace::Svg, b"feimage") => b"feImage",
+        _ => tag,
+    }
 }
 
 /// One URL found in the document.
@@ -228,8 +340,14 @@ pub(crate) fn scan(html: &str) -> HtmlScan {
 struct OpenElement {
     /// Local name, lowercase.
     name: Box<[u8]>,
-    /// True for an SVG or MathML element, false for an HTML one (inside an integration point).
-    is_foreign: bool,
+    /// SVG or MathML, or HTML (inside an integration point).
+    namespace: Namespace,
+}
+
+impl OpenElement {
+    fn is_foreign(&self) -> bool {
+        self.namespace != Namespace::Html
+    }
 }
 
 /// One attribute of the current start tag that the scan keeps.
@@ -269,6 +387,13 @@ struct ScanState {
     kept: Vec<KeptAttribute>,
     /// Decoded values of kept attributes whose raw value has character references.
     values: Vec<u8>,
+    /// The namespace of the current start tag, once decided (at its first attribute or its
+    /// end).
+    namespace: Option<Namespace>,
+    /// The kept attribute names that `<body>` start tags have had so far: a later `<body>`
+    /// adds only attributes the element lacks (HTML standard §13.2.6.4.7, "a start tag whose
+    /// tag name is body").
+    body_names: Vec<&'static str>,
     /// Open `<template>` elements.
     template_depth: usize,
     /// Elements open inside foreign content, innermost last; empty in HTML content.
@@ -399,16 +524,25 @@ impl ScanState {
             return;
         }
         self.attribute_done = true;
-        let (name, kind) = if self.tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
+        if !may_be_kept(&self.attribute) {
+            return;
+        }
+        let namespace = self.namespace();
+        let tag = element_name(&self.tag, namespace);
+        let (name, mut kind) = if tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
             (HTTP_EQUIV, None)
         } else {
-            match url_attribute(&self.tag, &self.attribute) {
+            match url_attribute(tag, &self.attribute, namespace) {
                 Some(row) => (row.name, Some(row.kind)),
                 None => return,
             }
         };
         if self.kept.iter().any(|kept| kept.name == name) {
             return;
+        }
+        if tag == b"body" && namespace == Namespace::Html && self.body_names.contains(&name) {
+            // The body element has it from an earlier <body>: this one is dropped.
+            kind = None;
         }
         let raw = value_start.map(|start| Self::raw_value(text, start));
         let needs_decoding = raw
@@ -452,13 +586,20 @@ impl ScanState {
         }
     }
 
-    /// The namespace bookkeeping for a start tag; true when the element is in the HTML
-    /// namespace.
-    fn open_element(&mut self) -> bool {
+    /// The namespace of the current start tag, decided once per tag from its name and the
+    /// open foreign elements; a breakout tag closes the foreign elements here.
+    fn namespace(&mut self) -> Namespace {
+        if let Some(namespace) = self.namespace {
+            return namespace;
+        }
         let tag = self.tag.as_slice();
-        let is_foreign_root = tag == b"svg" || tag == b"math";
+        let mut namespace = match tag {
+            b"svg" => Namespace::Svg,
+            b"math" => Namespace::MathMl,
+            _ => Namespace::Html,
+        };
         if let Some(current) = self.foreign.last()
-            && current.is_foreign
+            && current.is_foreign()
             && !is_integration_point(&current.name)
         {
             if is_in(BREAKOUT_TAGS, tag) {
@@ -466,36 +607,34 @@ impl ScanState {
                 while self
                     .foreign
                     .last()
-                    .is_some_and(|e| e.is_foreign && !is_integration_point(&e.name))
+                    .is_some_and(|e| e.is_foreign() && !is_integration_point(&e.name))
                 {
                     self.foreign.pop();
                 }
             } else {
-                if !self.self_closing {
-                    self.foreign.push(OpenElement {
-                        name: tag.into(),
-                        is_foreign: true,
-                    });
-                }
-                return false;
+                namespace = current.namespace;
             }
         }
-        if is_foreign_root {
-            if !self.self_closing {
-                self.foreign.push(OpenElement {
-                    name: self.tag.as_slice().into(),
-                    is_foreign: true,
-                });
-            }
-            return false;
-        }
-        if !self.foreign.is_empty() && !is_in(VOID_ELEMENTS, tag) {
+        self.namespace = Some(namespace);
+        namespace
+    }
+
+    /// The namespace bookkeeping at the end of a start tag: an element that can hold others
+    /// is pushed while inside foreign content. Returns its namespace.
+    fn open_element(&mut self) -> Namespace {
+        let namespace = self.namespace();
+        let tag = self.tag.as_slice();
+        let opens = match namespace {
+            Namespace::Html => !self.foreign.is_empty() && !is_in(VOID_ELEMENTS, tag),
+            Namespace::Svg | Namespace::MathMl => !self.self_closing,
+        };
+        if opens {
             self.foreign.push(OpenElement {
                 name: tag.into(),
-                is_foreign: false,
+                namespace,
             });
         }
-        true
+        namespace
     }
 
     /// The namespace bookkeeping for an end tag: closes the innermost open element of that
@@ -511,24 +650,27 @@ impl ScanState {
         {
             self.foreign.truncate(at);
         } else if (self.tag == b"p" || self.tag == b"br")
-            && self.foreign.last().is_some_and(|e| e.is_foreign)
+            && self.foreign.last().is_some_and(OpenElement::is_foreign)
         {
-            while self.foreign.last().is_some_and(|e| e.is_foreign) {
+            while self.foreign.last().is_some_and(OpenElement::is_foreign) {
                 self.foreign.pop();
             }
         }
     }
 
     /// Records the URLs of the current start tag's kept attributes.
-    fn start_tag_urls(&mut self, text: &str, is_html: bool) {
+    fn start_tag_urls(&mut self, text: &str, namespace: Namespace) {
+        let is_html = namespace == Namespace::Html;
+        // HTML standard §4.2.5.3: the `http-equiv` value is matched exactly, ASCII
+        // case-insensitively, without trimming.
         let is_refresh = self.tag == b"meta"
             && self
                 .kept
                 .iter()
                 .find(|kept| kept.name == HTTP_EQUIV)
                 .and_then(|kept| self.value(kept, text))
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-        let tag = String::from_utf8_lossy(&self.tag);
+                .is_some_and(|v| v.eq_ignore_ascii_case("refresh"));
+        let tag = String::from_utf8_lossy(element_name(&self.tag, namespace));
         let mut found = Vec::new();
         for kept in &self.kept {
             let (Some(kind), Some(raw)) = (kept.kind, kept.raw.clone()) else {
@@ -561,6 +703,13 @@ impl ScanState {
             });
         }
         self.urls.append(&mut found);
+        if self.tag == b"body" && is_html {
+            for kept in &self.kept {
+                if !self.body_names.contains(&kept.name) {
+                    self.body_names.push(kept.name);
+                }
+            }
+        }
     }
 
     /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
@@ -621,6 +770,7 @@ impl Emitter for UrlEmitter<'_> {
         state.tag.clear();
         state.is_start_tag = true;
         state.self_closing = false;
+        state.namespace = None;
         state.kept.clear();
         state.values.clear();
         state.attribute.clear();
@@ -650,9 +800,10 @@ impl Emitter for UrlEmitter<'_> {
         }
         state.last_start_tag.clear();
         state.last_start_tag.extend_from_slice(&state.tag);
-        let is_html = state.open_element();
-        if !state.kept.is_empty() {
-            state.start_tag_urls(text, is_html);
+        let namespace = state.open_element();
+        let is_html = namespace == Namespace::Html;
+        if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
+            state.start_tag_urls(text, namespace);
         }
         if state.tag == b"template" && is_html {
             state.template_depth += 1;
@@ -731,7 +882,10 @@ impl Emitter for UrlEmitter<'_> {
     }
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
-        self.state.foreign.last().is_some_and(|e| e.is_foreign)
+        self.state
+            .foreign
+            .last()
+            .is_some_and(OpenElement::is_foreign)
     }
 
     #[inline]
@@ -749,6 +903,29 @@ fn for_each_url(kind: UrlKind, value: &str, mut found: impl FnMut(Range<usize>, 
         UrlKind::Srcset => {
             for range in srcset_urls(value) {
                 found(range.clone(), Cow::Borrowed(at(range)));
+            }
+        }
+        UrlKind::Ping => {
+            let bytes = value.as_bytes();
+            let mut start = 0;
+            while start < bytes.len() {
+                let is_space = |b: &u8| b.is_ascii_whitespace();
+                let Some(token) = bytes
+                    .get(start..)
+                    .and_then(|r| r.iter().position(|b| !is_space(b)))
+                else {
+                    break;
+                };
+                let token_start = start + token;
+                let token_end = bytes
+                    .get(token_start..)
+                    .and_then(|r| r.iter().position(is_space))
+                    .map_or(bytes.len(), |len| token_start + len);
+                found(
+                    token_start..token_end,
+                    Cow::Borrowed(at(token_start..token_end)),
+                );
+                start = token_end;
             }
         }
         UrlKind::Refresh => {

@@ -92,6 +92,8 @@ mod options;
 pub mod report;
 mod rewrite;
 pub mod scan;
+#[doc(hidden)]
+pub mod stages;
 pub mod target;
 pub mod url;
 

@@ -81,15 +81,18 @@ impl Message {
         }
     }
 
+    /// A message over the limit; `source.length` is `None` for a stream that was not read
+    /// past the limit.
     fn too_large(source: Source, limit: u64) -> Self {
-        let length = source.length.unwrap_or_default();
-        Message::error(
-            source,
-            ScanErrorKind::TooLarge,
-            format!(
+        let message = match source.length {
+            Some(length) => format!(
                 "the message has {length} bytes, more than the limit of {limit} (--max-message-bytes)"
             ),
-        )
+            None => format!(
+                "the message has more than {limit} bytes, the limit (--max-message-bytes); the rest was not read"
+            ),
+        };
+        Message::error(source, ScanErrorKind::TooLarge, message)
     }
 }
 
@@ -555,12 +558,11 @@ fn stream(
     }
     let length = message.len() as u64;
     if length > limit {
-        // Its size was not known: count the rest, unread.
+        // Its size was not known, and the rest is not read: it may never end (`/dev/zero`).
         drop(message);
-        return Opened::One(match io::copy(&mut reader, &mut io::sink()) {
-            Ok(rest) => Message::too_large(Source::file(name, length + rest), limit),
-            Err(error) => read_error(name, &error),
-        });
+        let mut source = Source::file(name, 0);
+        source.length = None;
+        return Opened::One(Message::too_large(source, limit));
     }
     Opened::One(Message {
         source: Source::file(name, length),

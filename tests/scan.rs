@@ -749,3 +749,29 @@ fn progress_bar_on_a_terminal_is_never_glued_to_output() {
             .any(|l| l.starts_with("mimebase: scan: 2 messages,"))
     );
 }
+
+/// `scan /dev/zero`, as written (the default 64 MiB limit): the device is read up to the
+/// limit, reported `too_large` with its length unknown, and the scan goes on to the next path
+/// and ends, where it used to count the endless rest.
+#[cfg(unix)]
+#[test]
+fn scan_dev_zero_ends_with_too_large() {
+    let dir = workdir("dev-zero");
+    write(&dir.join("a.eml"), b"Subject: a\n\n");
+    let run = scan(&["/dev/zero", "a.eml"], b"", &dir);
+    assert_eq!(
+        sources(&run.lines),
+        vec![
+            (
+                "error".into(),
+                "/dev/zero".into(),
+                json!("file"),
+                json!(0),
+                Value::Null
+            ),
+            message("a.eml", "file", 0, 12),
+        ]
+    );
+    assert_eq!(run.lines[0]["kind"], "too_large");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+}

@@ -25,8 +25,20 @@ pub fn check_mime_split(data: &[u8]) {
         split.entities.len()
     );
     assert_eq!(split.buffer_lens.first(), Some(&data.len()));
-    assert!(split.buffer_lens.len() <= 4, "more than 3 encoded levels");
+    // How many encoded encapsulated messages enclose each entity: one more than its parent
+    // when it lives in a decoded buffer of its own. The limit is on this nesting, not on the
+    // number of decoded buffers (sibling parts may each hold one).
+    let mut encoded_levels: Vec<usize> = Vec::with_capacity(split.entities.len());
     for (index, entity) in split.entities.iter().enumerate() {
+        let level = match entity.parent {
+            Some(parent) if split.entities[parent].buffer != entity.buffer => {
+                encoded_levels[parent] + 1
+            }
+            Some(parent) => encoded_levels[parent],
+            None => 0,
+        };
+        assert!(level <= 3, "entity {index} inside {level} encoded levels");
+        encoded_levels.push(level);
         let len = split.buffer_lens[entity.buffer];
         assert!(
             entity.header.start <= entity.header.end

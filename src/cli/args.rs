@@ -374,9 +374,11 @@ pub(crate) struct ScanArgs {
     )]
     pub null: bool,
 
-    /// A message larger than this (in bytes) is reported as a `too_large` error and not read
-    /// into memory; the rest of an mbox file goes on.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20, help_heading = "Input")]
+    /// A message larger than this is reported as a `too_large` error and not read into
+    /// memory; the rest of an mbox file goes on. In bytes, or with a suffix as GNU coreutils
+    /// reads them: K, M, G (or KiB, MiB, GiB) for 1024, 1024², 1024³; KB, MB, GB for 1000,
+    /// 1000², 1000³.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_bytes, help_heading = "Input")]
     pub max_message_bytes: u64,
 
     /// How many messages are analyzed at once, each on a thread of its own [default: the
@@ -411,9 +413,57 @@ impl Args {
     }
 }
 
+/// A size in bytes: digits, then optionally `K`, `M`, `G` (or `KiB`, …: powers of 1024) or
+/// `KB`, `MB`, `GB` (powers of 1000), case-insensitive, as GNU coreutils reads sizes.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size in bytes (e.g. 1048576, 64M, 1G)"))?;
+    let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
+        "" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        _ => {
+            return Err(format!(
+                "unknown size suffix {suffix:?} (K, M, G, KB, MB, GB)"
+            ));
+        }
+    };
+    number
+        .checked_mul(unit)
+        .ok_or_else(|| format!("{text:?} is more bytes than can be counted"))
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    #[test]
+    fn sizes_take_coreutils_suffixes() {
+        for (text, bytes) in [
+            ("1048576", 1 << 20),
+            ("64M", 64 << 20),
+            ("64m", 64 << 20),
+            ("64MiB", 64 << 20),
+            ("2K", 2048),
+            ("1G", 1 << 30),
+            ("5MB", 5_000_000),
+            ("1kb", 1000),
+        ] {
+            assert_eq!(super::parse_bytes(text), Ok(bytes), "{text}");
+        }
+        for bad in ["", "M", "1T", "1.5M", "-1", "99999999999999999999G"] {
+            assert!(super::parse_bytes(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn args_are_consistent() {

@@ -10,6 +10,7 @@
 //! parsers (`parse_content_type`) and its decoders do not have these problems, and we use them.
 
 pub(crate) mod header;
+pub(crate) mod transfer;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -551,14 +552,15 @@ fn split_multipart(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipart
     Multipart { parts, closed }
 }
 
-/// `body` with `encoding` undone (mail-parser's decoders); `None` for an identity or unknown
+/// `body` with `encoding` undone (see [`transfer`]); `None` for an identity or unknown
 /// encoding (nothing to decode), `Some(None)` when the body is not valid in its encoding.
 fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<Option<Vec<u8>>> {
     match encoding {
         TransferEncoding::Identity | TransferEncoding::Unknown => None,
         TransferEncoding::Base64 => Some(mail_parser::decoders::base64::base64_decode(body)),
         TransferEncoding::QuotedPrintable => {
-            Some(mail_parser::decoders::quoted_printable::quoted_printable_decode(body))
+            let mut decoded = Vec::new();
+            Some(transfer::quoted_printable(body, &mut decoded).then_some(decoded))
         }
     }
 }

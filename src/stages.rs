@@ -1,0 +1,55 @@
+//! Each stage of [`analyze`](crate::analyze()) on its own, for the stage breakdown of the
+//! benchmarks (`benches/analyze.rs`). Not part of the API: hidden from the docs, and free to
+//! change with the stages.
+
+use crate::mime::{self, TransferEncoding};
+use crate::options::Options;
+
+/// Splits `raw` into its entities and reads their header fields (as `analyze` does first);
+/// returns the number of entities.
+pub fn split(raw: &[u8]) -> usize {
+    mime::split(raw, &Options::new(), &mut Vec::new())
+        .entities
+        .len()
+}
+
+/// Splits `raw`, then undoes the transfer encoding and the charset of every HTML part;
+/// returns the decoded texts (what the HTML scan reads).
+pub fn html_texts(raw: &[u8]) -> Vec<String> {
+    let walk = mime::split(raw, &Options::new(), &mut Vec::new());
+    walk.entities
+        .iter()
+        .filter(|entity| entity.content_type.is_html())
+        .map(|entity| {
+            let body = mime::decoded_body(walk.bytes(raw, entity.buffer), entity, &mut Vec::new());
+            let (encoding, _) = crate::analyze::text_encoding(&body, &entity.content_type);
+            encoding.decode_without_bom_handling(&body).0.into_owned()
+        })
+        .collect()
+}
+
+/// Scans one decoded HTML text; returns the number of URLs found.
+pub fn scan_html(text: &str) -> usize {
+    crate::html::scan(text).urls.len()
+}
+
+/// The bodies of `raw`'s quoted-printable parts, still encoded.
+pub fn quoted_printable_bodies(raw: &[u8]) -> Vec<Vec<u8>> {
+    let walk = mime::split(raw, &Options::new(), &mut Vec::new());
+    walk.entities
+        .iter()
+        .filter(|entity| entity.transfer_encoding == TransferEncoding::QuotedPrintable)
+        .filter_map(|entity| {
+            walk.bytes(raw, entity.buffer)
+                .get(entity.body.clone())
+                .map(<[u8]>::to_vec)
+        })
+        .collect()
+}
+
+/// Our quoted-printable decoder (the one `analyze` uses); `None` when `body` is not
+/// quoted-printable.
+pub fn decode_quoted_printable(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    mime::transfer::quoted_printable(body, &mut out).then_some(out)
+}
