@@ -13,7 +13,8 @@ use crate::report::{
     BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Unresolved, UrlRecord,
     UrlSource,
 };
-use crate::url::{Resolver, has_scheme};
+use crate::url::whatwg::{self, ParseFailure};
+use crate::url::{ResolveError, Resolver, has_scheme};
 
 /// Finds every entity of `raw`, its base and where the base came from (see
 /// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
@@ -191,21 +192,35 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
     }
 }
 
-/// The URL of `reference` against `base` with the chosen resolver: resolved when there is
-/// a base, reported
-/// as it is when absolute, unresolved otherwise.
+/// The URL of `reference` against `base` with the chosen resolver: resolved when there is a base, reported
+/// as it is when absolute, unresolved otherwise; with `whatwg` every reference is parsed,
+/// absolute ones included, and the query of an HTML URL is encoded in its part's `encoding`
+/// (HTML "encoding-parsing a URL"; `None` for header URLs). The third value is the resolver's
+/// error, when it refused the reference.
 fn resolve(
     resolver: Resolver,
     base: &BaseRecord,
     reference: &str,
-) -> (Option<String>, Option<Unresolved>) {
-    match base.url.as_deref() {
-        Some(base) => match resolver.resolve(base, reference) {
-            Ok(url) => (Some(url), None),
-            Err(_) => (None, Some(Unresolved::ResolverError)),
-        },
-        None if has_scheme(reference) => (Some(reference.to_owned()), None),
-        None => (None, Some(Unresolved::NoBase)),
+    encoding: Option<&'static Encoding>,
+) -> (Option<String>, Option<Unresolved>, Option<String>) {
+    let result = match (resolver, base.url.as_deref()) {
+        (Resolver::Whatwg, base) => {
+            whatwg::encoding_parse(base, reference, encoding.unwrap_or(UTF_8))
+        }
+        (_, Some(base)) => resolver.resolve(base, reference),
+        (_, None) if has_scheme(reference) => Ok(reference.to_owned()),
+        (_, None) => return (None, Some(Unresolved::NoBase), None),
+    };
+    match result {
+        Ok(url) => (Some(url), None, None),
+        Err(ResolveError::InvalidReference(ParseFailure(Some(
+            url::ParseError::RelativeUrlWithoutBase,
+        )))) => (None, Some(Unresolved::NoBase), None),
+        Err(error) => (
+            None,
+            Some(Unresolved::ResolverError),
+            Some(error.to_string()),
+        ),
     }
 }
 
@@ -244,7 +259,7 @@ fn header_urls(
             continue;
         };
         for (item, reference) in references.into_iter().enumerate() {
-            let (resolved, unresolved) = resolve(resolver, base, &reference);
+            let (resolved, unresolved, error) = resolve(resolver, base, &reference, None);
             urls.push(UrlRecord {
                 part: entity.part.clone(),
                 source: UrlSource::Header {
@@ -255,6 +270,7 @@ fn header_urls(
                 reference,
                 resolved,
                 unresolved,
+                error,
                 base: base.clone(),
                 resolver,
                 target: None,
@@ -308,7 +324,14 @@ fn html_urls(
         .base
         .and_then(|i| scan.urls.get(i))
         .and_then(|href| {
-            base::content_base(entity, &href.reference, header_base, options, diagnostics)
+            base::content_base(
+                entity,
+                &href.reference,
+                header_base,
+                options,
+                encoding,
+                diagnostics,
+            )
         })
         .unwrap_or_else(|| header_base.clone());
     let resolver = options.resolver();
@@ -320,7 +343,8 @@ fn html_urls(
         } else {
             &base
         };
-        let (resolved, unresolved) = resolve(resolver, against, &found.reference);
+        let (resolved, unresolved, error) =
+            resolve(resolver, against, &found.reference, Some(encoding));
         // Move what the record needs, unless the rewrite keeps the scan result too.
         let (tag, attribute, reference) = if keep {
             (
@@ -345,6 +369,7 @@ fn html_urls(
             reference,
             resolved,
             unresolved,
+            error,
             base: against.clone(),
             resolver,
             target: None,

@@ -5,11 +5,46 @@
 //! Steps 2–5 give an entity's **header-level base** ([`header_base`]); step 1, the first
 //! `<base href>` of an HTML body, gives its **content base** ([`content_base`]).
 
+use encoding_rs::{Encoding, UTF_8};
+
 use crate::headers::base_value;
 use crate::mime::Entity;
 use crate::options::{Options, Profile};
 use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
-use crate::url::has_scheme;
+use crate::url::{Resolver, has_scheme, whatwg};
+
+/// `value` made into a base for the resolver in use, or why it cannot be one.
+///
+/// Every base this module gives an entity or an HTML part is absolute (it has a scheme), so
+/// every URL resolved against it is absolute too, whatever the resolver; a relative value is
+/// resolved against `outer` first. With the RFC resolvers an absolute value is taken as
+/// written (RFC 1808 §4 step 1 and RFC 3986 §5.1 only ask for a scheme); with `whatwg` it is
+/// run through the URL Standard's parser (with `encoding` for the query, HTML
+/// "encoding-parsing a URL"), which normalizes it, and a value the parser rejects is no base.
+fn absolute_base(
+    resolver: Resolver,
+    outer: Option<&str>,
+    value: &str,
+    encoding: &'static Encoding,
+) -> Result<String, String> {
+    match (resolver, outer) {
+        (Resolver::Whatwg, outer) => {
+            whatwg::encoding_parse(outer, value, encoding).map_err(|error| match outer {
+                None if !has_scheme(value) => {
+                    "it is relative and there is no base to resolve it against".to_owned()
+                }
+                _ => error.to_string(),
+            })
+        }
+        _ if has_scheme(value) => Ok(value.to_owned()),
+        (resolver, Some(outer)) => match resolver.resolve(outer, value) {
+            Ok(url) if has_scheme(&url) => Ok(url),
+            Ok(url) => Err(format!("its resolution {url:?} is relative")),
+            Err(error) => Err(format!("it cannot be resolved against {outer:?}: {error}")),
+        },
+        (_, None) => Err("it is relative and there is no base to resolve it against".to_owned()),
+    }
+}
 
 /// The base an entity finds around it: for a body part or an encapsulated message, the
 /// header-level base of the entity that encapsulates it (and that entity's identifier); for
@@ -126,32 +161,22 @@ pub(crate) fn header_base(
             );
             continue;
         }
-        if has_scheme(&value) {
-            return BaseRecord {
-                url: Some(value),
-                source,
-                inherited_from: None,
-            };
-        }
-        match context.outer().url.as_deref() {
-            Some(outer) => match options.resolver().resolve(outer, &value) {
-                Ok(url) => {
-                    return BaseRecord {
-                        url: Some(url),
-                        source,
-                        inherited_from: None,
-                    };
-                }
-                Err(error) => diagnose(
-                    DiagnosticKind::UnusableBaseHeader,
-                    format!("{name} {value:?} cannot be resolved against {outer:?}: {error}"),
-                ),
-            },
-            None => diagnose(
+        match absolute_base(
+            options.resolver(),
+            context.outer().url.as_deref(),
+            &value,
+            UTF_8,
+        ) {
+            Ok(url) => {
+                return BaseRecord {
+                    url: Some(url),
+                    source,
+                    inherited_from: None,
+                };
+            }
+            Err(problem) => diagnose(
                 DiagnosticKind::UnusableBaseHeader,
-                format!(
-                    "{name} {value:?} is relative and there is no base to resolve it against; it is not used as a base"
-                ),
+                format!("{name} {value:?} is not used as a base: {problem}"),
             ),
         }
     }
@@ -174,37 +199,55 @@ pub(crate) fn header_base(
 }
 
 /// The content base of an HTML entity (step 1): the first `<base href>` value,
-/// already entity-decoded and trimmed, resolved against the header-level base when relative.
-/// `None`, with a diagnostic, when it cannot be made absolute; the header-level base then
-/// stays in force.
+/// already entity-decoded and trimmed, resolved against the header-level base when relative
+/// (with `whatwg`, parsed as the URL Standard does, with the part's `encoding` for the query).
+///
+/// `None`, with a diagnostic, when it cannot be a base; the header-level base then stays in
+/// force, as the HTML Standard's "fallback base URL" does for a document whose `<base href>`
+/// fails to parse. It cannot be a base when it cannot be made absolute for the resolver in use
+/// (relative without a header-level base; rejected by the URL Standard's parser with
+/// `whatwg`), or when its scheme is `data:` or `javascript:` (ASCII case-insensitive), which
+/// browsers do not accept as a document's base URL (HTML "set the frozen base URL" with
+/// Content Security Policy's `base-uri` check; browsers refuse both schemes).
 pub(crate) fn content_base(
     entity: &Entity,
     href: &str,
     header_base: &BaseRecord,
     options: &Options,
+    encoding: &'static Encoding,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<BaseRecord> {
-    let html_base = |url: String| BaseRecord {
-        url: Some(url),
-        source: BaseSource::HtmlBase,
-        inherited_from: None,
-    };
-    if has_scheme(href) {
-        return Some(html_base(href.to_owned()));
-    }
-    let problem = match header_base.url.as_deref() {
-        Some(outer) => match options.resolver().resolve(outer, href) {
-            Ok(url) => return Some(html_base(url)),
-            Err(error) => {
-                format!("<base href={href:?}> cannot be resolved against {outer:?}: {error}")
-            }
-        },
-        None => format!("<base href={href:?}> is relative and the part has no header-level base"),
+    let problem = match absolute_base(
+        options.resolver(),
+        header_base.url.as_deref(),
+        href,
+        encoding,
+    ) {
+        Ok(url) if has_fetchless_scheme(&url) => {
+            format!("its scheme cannot give a document's base URL ({url:?})")
+        }
+        Ok(url) => {
+            return Some(BaseRecord {
+                url: Some(url),
+                source: BaseSource::HtmlBase,
+                inherited_from: None,
+            });
+        }
+        Err(problem) => problem,
     };
     diagnostics.push(Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::UnusableHtmlBase,
-        message: problem,
+        message: format!(
+            "<base href={href:?}> is not used: {problem}; the header-level base is used instead"
+        ),
     });
     None
+}
+
+/// Whether `url` has the scheme `data` or `javascript`, ASCII case-insensitive.
+fn has_fetchless_scheme(url: &str) -> bool {
+    url.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.eq_ignore_ascii_case("data") || scheme.eq_ignore_ascii_case("javascript")
+    })
 }

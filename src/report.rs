@@ -390,6 +390,10 @@ pub struct UrlRecord {
     pub resolved: Option<String>,
     /// Why there is no resolved URL.
     pub unresolved: Option<Unresolved>,
+    /// The resolver's error message when [`unresolved`](Self::unresolved) is
+    /// [`Unresolved::ResolverError`] (`"the URL Standard's parser rejects the reference:
+    /// invalid international domain name"`); serialized as `"error"`, only when present.
+    pub error: Option<String>,
     /// The base it was resolved against and where that came from.
     pub base: BaseRecord,
     /// The algorithm that produced [`resolved`](Self::resolved).
@@ -417,6 +421,9 @@ impl Serialize for UrlRecord {
         if let Some(reason) = &self.unresolved {
             map.serialize_entry("unresolved", reason)?;
         }
+        if let Some(error) = &self.error {
+            map.serialize_entry("error", error)?;
+        }
         map.serialize_entry("base", &self.base)?;
         map.serialize_entry("resolver", &self.resolver)?;
         if let Some(target) = &self.target {
@@ -442,6 +449,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
             resolved: Option<String>,
             #[serde(default)]
             unresolved: Option<Unresolved>,
+            #[serde(default)]
+            error: Option<String>,
             base: BaseRecord,
             resolver: Resolver,
             #[serde(default)]
@@ -487,6 +496,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             reference: wire.reference,
             resolved: wire.resolved,
             unresolved: wire.unresolved,
+            error: wire.error,
             base: wire.base,
             resolver: wire.resolver,
             target: wire.target,

@@ -117,8 +117,8 @@ fn unresolvable_reference_prints_an_empty_line_and_exits_2_after_all() {
     assert!(diagnostics.starts_with("mimebase: "), "{diagnostics}");
     assert_eq!(output.status.code(), Some(1));
 
-    // A base without a scheme cannot serve the RFC resolvers either.
-    for resolver in ["rfc1808", "rfc3986"] {
+    // A base without a scheme cannot serve RFC 1808 (§4 step 1) or the URL Standard.
+    for resolver in ["rfc1808", "whatwg"] {
         let output = mimebase(&["resolve", "--resolver", resolver, "a/b", "--", "c", ""]);
         assert_eq!(stdout_lines(&output), vec!["", ""], "{resolver}");
         let diagnostics = stderr(&output);
@@ -131,6 +131,31 @@ fn unresolvable_reference_prints_an_empty_line_and_exits_2_after_all() {
         );
         assert_eq!(output.status.code(), Some(1), "{resolver}");
     }
+}
+
+/// RFC 3986 §5.2.2 as written needs no scheme in the base: the targets are relative, and a
+/// note on stderr says so for each; the exit status stays 0.
+#[test]
+fn rfc3986_resolves_against_a_base_without_a_scheme() {
+    let output = mimebase(&[
+        "resolve",
+        "--resolver",
+        "rfc3986",
+        "/foo/bar",
+        "--",
+        "baz",
+        "",
+    ]);
+    assert_eq!(stdout_lines(&output), vec!["/foo/baz", "/foo/bar"]);
+    let output = mimebase(&["resolve", "--resolver", "rfc3986", "/foo?bar", "?y", "g:h"]);
+    assert_eq!(stdout_lines(&output), vec!["/foo?y", "g:h"]);
+    let notes = stderr(&output);
+    assert_eq!(notes.lines().count(), 1, "{notes}");
+    assert!(
+        notes.starts_with("mimebase: ") && notes.contains("relative"),
+        "{notes}"
+    );
+    assert_eq!(output.status.code(), Some(0));
 }
 
 #[test]

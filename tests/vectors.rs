@@ -6,6 +6,12 @@
 //!   the resolver its `spec` names; the known disagreements are listed, each with its reason and
 //!   the result the resolver gives, in `tests/data/vector-xfail.json`. A listed case that passes
 //!   fails the test ("unexpected pass"), and so does an unlisted case that fails.
+//! - `../shared/corpus/vectors/wpt/urltestdata-even.jsonl`: the URL Standard's own test data
+//!   (web-platform-tests `urltestdata.json`, even-indexed entries, with and without a base,
+//!   failures included) through `whatwg` (`base: null`: the reference parsed alone); xfails in
+//!   the same list, each with an upstream bug link.
+//! - `../shared/corpus/vectors/wpt/percent-encoding.jsonl`: WPT `percent-encoding.json`, the
+//!   query of a URL in a document of each listed encoding (HTML "encoding-parsing a URL").
 //! - `../shared/corpus/vectors/commoncrawl-url-pairs.csv`: real base/relative pairs resolved by
 //!   every resolver without a panic, and every `rfc3986` result compared with the `iri-string`
 //!   crate's RFC 3986 resolution wherever that crate accepts both inputs.
@@ -20,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use iri_string::types::{UriReferenceStr, UriStr};
-use mimebase::url::{ResolveError, Resolver, resolve};
+use mimebase::url::{ResolveError, Resolver, resolve, whatwg};
 use serde::Deserialize;
 
 /// The shared corpus's vector files, read from where they are.
@@ -306,15 +312,18 @@ struct XfailList {
 #[serde(deny_unknown_fields)]
 struct XfailEntry {
     file: String,
-    base: String,
+    base: Option<String>,
     #[serde(rename = "ref")]
     reference: String,
     resolver: String,
     actual: Option<String>,
     reason: String,
+    /// The upstream bug, required for `whatwg` entries.
+    #[serde(default)]
+    bug: Option<String>,
 }
 
-type XfailKey = (String, String, String, String);
+type XfailKey = (String, Option<String>, String, String);
 
 fn xfail_list() -> BTreeMap<XfailKey, XfailEntry> {
     let path = Path::new(DATA).join("vector-xfail.json");
@@ -324,6 +333,13 @@ fn xfail_list() -> BTreeMap<XfailKey, XfailEntry> {
     for entry in list.cases {
         resolver_named(&entry.resolver);
         assert!(!entry.reason.trim().is_empty(), "no reason: {entry:?}");
+        if entry.resolver == "whatwg" {
+            let bug = entry.bug.as_deref().unwrap_or_default();
+            assert!(
+                bug.starts_with("https://"),
+                "no upstream bug link: {entry:?}"
+            );
+        }
         let key = (
             entry.file.clone(),
             entry.base.clone(),
@@ -358,7 +374,7 @@ fn vector_files() -> Vec<String> {
 #[test]
 fn corpus_vectors_against_their_resolvers() {
     let xfails = xfail_list();
-    let mut used: BTreeSet<&XfailKey> = BTreeSet::new();
+    let mut used: BTreeSet<&XfailKey> = wpt_urltestdata(&xfails).into_iter().collect();
     let mut failures = Vec::new();
     for file in vector_files() {
         let vectors = read_vectors(&file);
@@ -379,7 +395,7 @@ fn corpus_vectors_against_their_resolvers() {
                 checks += 1;
                 let key = (
                     file.clone(),
-                    vector.base.clone(),
+                    Some(vector.base.clone()),
                     vector.reference.clone(),
                     resolver.name().to_owned(),
                 );
@@ -421,6 +437,145 @@ fn corpus_vectors_against_their_resolvers() {
             failures.push(format!("xfail entry matches no vector: {entry:?}"));
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// ../shared/corpus/vectors/wpt/
+// ---------------------------------------------------------------------------------------------
+
+const WPT_URLTESTDATA: &str = "wpt/urltestdata-even.jsonl";
+
+/// One record of `wpt/urltestdata-even.jsonl`: `base` null means "no base".
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WptVector {
+    base: Option<String>,
+    #[serde(rename = "ref")]
+    reference: String,
+    expected: Option<String>,
+    spec: String,
+    source: String,
+    index: usize,
+    #[serde(default)]
+    failure: bool,
+}
+
+/// Runs `wpt/urltestdata-even.jsonl` through `whatwg` (with the base, or parsing the reference
+/// alone), judging each case with the xfail list; panics on a failure. Returns the xfail
+/// entries it used, so that the caller can report the unused ones.
+fn wpt_urltestdata(xfails: &BTreeMap<XfailKey, XfailEntry>) -> Vec<&XfailKey> {
+    let path = Path::new(VECTORS).join(WPT_URLTESTDATA);
+    let vectors: Vec<WptVector> = read(&path)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(vectors.len(), 448, "{WPT_URLTESTDATA}");
+    let (mut passed, mut xfailed, mut failures, mut used) = (0, 0, Vec::new(), Vec::new());
+    let mut with_base = [0, 0];
+    for vector in &vectors {
+        assert_eq!(vector.spec, "whatwg");
+        assert!(
+            !vector.source.is_empty() && vector.index % 2 == 0,
+            "{vector:?}"
+        );
+        assert_eq!(vector.failure, vector.expected.is_none(), "{vector:?}");
+        with_base[usize::from(vector.base.is_some())] += 1;
+        let got = match &vector.base {
+            Some(base) => whatwg::resolve(base, &vector.reference),
+            None => whatwg::parse(&vector.reference),
+        };
+        let key = (
+            WPT_URLTESTDATA.to_owned(),
+            vector.base.clone(),
+            vector.reference.clone(),
+            "whatwg".to_owned(),
+        );
+        let entry = xfails.get_key_value(&key);
+        used.extend(entry.map(|(key, _)| key));
+        let xfail = entry.map(|(_, entry)| Xfail {
+            reason: &entry.reason,
+            actual: Some(entry.actual.as_deref()),
+        });
+        match judge(outcome(&got), vector.expected.as_deref(), xfail.as_ref()) {
+            Verdict::Pass => passed += 1,
+            Verdict::Xfail => xfailed += 1,
+            Verdict::Fail(why) => failures.push(format!(
+                "{WPT_URLTESTDATA} #{}: {:?} against {:?}: {why}",
+                vector.index, vector.reference, vector.base
+            )),
+        }
+    }
+    eprintln!(
+        "{WPT_URLTESTDATA}: {passed} passed, {xfailed} xfail ({} with a base, {} without)",
+        with_base[1], with_base[0]
+    );
+    assert!(with_base[0] > 100 && with_base[1] > 100);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    used
+}
+
+/// One record of `wpt/percent-encoding.jsonl`: an input and, per encoding label, the
+/// percent-encoded bytes a document in that encoding gives for it in a URL's query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PercentEncodingVector {
+    input: String,
+    output: BTreeMap<String, String>,
+    source: String,
+    index: usize,
+}
+
+/// WPT's `percent-encoding.window.js` puts each input in the query and in the fragment of
+/// `https://doesnotmatter.invalid/?{input}#{input}` and parses it in a document of each
+/// encoding: the query is the listed output, the fragment is always the UTF-8 one.
+#[test]
+fn wpt_percent_encoding_in_every_listed_encoding() {
+    let path = Path::new(VECTORS).join("wpt/percent-encoding.jsonl");
+    let vectors: Vec<PercentEncodingVector> = read(&path)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(vectors.len(), 7);
+    let (mut checks, mut failures) = (0, Vec::new());
+    let mut encodings = BTreeSet::new();
+    for vector in &vectors {
+        assert!(!vector.source.is_empty(), "{vector:?}");
+        let utf8 = &vector.output["utf-8"];
+        for (label, expected) in &vector.output {
+            let encoding = encoding_rs::Encoding::for_label(label.as_bytes())
+                .unwrap_or_else(|| panic!("unknown label {label:?}"));
+            encodings.insert(encoding.name());
+            let reference = format!("https://doesnotmatter.invalid/?{0}#{0}", vector.input);
+            let want = format!("https://doesnotmatter.invalid/?{expected}#{utf8}");
+            for base in [None, Some("http://a/b")] {
+                checks += 1;
+                match whatwg::encoding_parse(base, &reference, encoding) {
+                    Ok(got) if got == want => {}
+                    got => failures.push(format!(
+                        "#{} {:?} in {label}: got {got:?}, expected {want:?}",
+                        vector.index, vector.input
+                    )),
+                }
+            }
+        }
+    }
+    eprintln!(
+        "wpt/percent-encoding.jsonl: {} passed, 0 xfail ({} inputs, {} encodings)",
+        checks - failures.len(),
+        vectors.len(),
+        encodings.len()
+    );
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

@@ -132,8 +132,9 @@ fn rewrite<'py>(
 /// URL Standard's parser). Neither string is trimmed or re-encoded.
 ///
 /// Raises ``ValueError`` with the reason when the pair cannot be resolved (a base without a
-/// scheme; for ``"whatwg"``, a base or reference its parser rejects), or when ``resolver`` is
-/// unknown.
+/// scheme, except with ``"rfc3986"``, which then returns a relative reference by RFC 3986
+/// section 5.2.2 as written; for ``"whatwg"``, a base or reference its parser rejects), or when
+/// ``resolver`` is unknown.
 ///
 /// >>> resolve("http://a/b/c/d;p?q", "../g")
 /// 'http://a/b/g'

@@ -97,9 +97,9 @@ def test_resolve():
     "base, reference, resolver, reason",
     [
         ("no-scheme/", "g", "rfc1808", "base URL has no scheme"),
-        ("", "g", "rfc3986", "base URL has no scheme"),
-        ("mailto:x", "g", "whatwg", "reference cannot be parsed against the base"),
-        ("http://[::1", "g", "whatwg", "base URL is not a valid URL"),
+        ("", "g", "rfc1808", "base URL has no scheme"),
+        ("mailto:x", "g", "whatwg", "the URL Standard's parser rejects the reference"),
+        ("http://[::1", "g", "whatwg", "the URL Standard's parser rejects the base URL"),
     ],
 )
 def test_resolve_raises_value_error_with_the_reason(base, reference, resolver, reason):

@@ -218,6 +218,14 @@ fn run_resolve(args: &ResolveArgs) -> ExitCode {
     let mut failed = false;
     let mut resolve_one = |reference: &str, out: &mut dyn Write| -> io::Result<()> {
         let line = match resolver.resolve(&args.base, reference) {
+            Ok(url) if !mimebase::url::has_scheme(&url) => {
+                // Only rfc3986 resolves against a base without a scheme (§5.2.2 as written).
+                eprintln!(
+                    "mimebase: {url:?} is a relative reference: the base {:?} has no scheme",
+                    args.base
+                );
+                url
+            }
             Ok(url) => url,
             Err(error) => {
                 eprintln!(

@@ -9,9 +9,16 @@
 //!   `path`, `params`, `query` and `fragment`, and the recombination of [RFC 1808 §4] step 7.
 //! - [`rfc1808`]: the resolution algorithm of [RFC 1808 §4], steps 1–7.
 //! - [`rfc3986`]: [RFC 3986 §5.2], strict, with `remove_dot_segments`.
-//! - [`whatwg`]: the URL Standard, through the `url` crate.
+//! - [`whatwg`]: the URL Standard's parser (ada), with or without a base, and HTML's
+//!   "encoding-parsing a URL" for the query of a document in a legacy encoding.
 //!
 //! Arguments are always in the order `(base, reference)`.
+//!
+//! **Absolute results.** With a base that has a scheme every resolver gives an absolute URL.
+//! A base without one is refused by `rfc1808` (RFC 1808 §4 step 1) and `whatwg` (the URL
+//! parser), while `rfc3986` resolves against it by RFC 3986 §5.2.2 as written and returns a
+//! relative reference ([`has_scheme`] tells). The rest of the crate never hands a resolver a
+//! base without a scheme: a base for a MIME entity or an HTML part must be absolute.
 //!
 //! ```
 //! # use mimebase::url::{resolve, Resolver};
@@ -52,7 +59,8 @@ pub enum Resolver {
     /// [RFC 3986 §5.2](https://www.rfc-editor.org/rfc/rfc3986#section-5.2), strict (see
     /// [`rfc3986::resolve`]): the canonical form indexers want.
     Rfc3986,
-    /// The URL Standard (see [`whatwg::resolve`]): the link a reader's mail client opens.
+    /// The URL Standard (see [`whatwg::resolve`]; ada does the parsing): the link a reader's
+    /// mail client opens. Absolute references are parsed (normalized) too.
     Whatwg,
 }
 
@@ -96,11 +104,11 @@ impl Resolver {
 ///
 /// # Errors
 ///
-/// - [`ResolveError::BaseWithoutScheme`] (`rfc1808`, `rfc3986`) when `base` has no scheme and
-///   so cannot serve as a base;
+/// - [`ResolveError::BaseWithoutScheme`] (`rfc1808`) when `base` has no scheme and so cannot
+///   serve as a base (`rfc3986` then resolves by RFC 3986 §5.2.2 as written, and the result is
+///   a relative reference: see [`rfc3986::resolve`]);
 /// - [`ResolveError::InvalidBase`], [`ResolveError::InvalidReference`] (`whatwg`) when the URL
-///   Standard's parser rejects the base, or the reference against that base;
-/// - [`ResolveError::UnsupportedBase`] (`whatwg`) for a base the `url` crate mishandles.
+///   Standard's parser rejects the base, or the reference against that base.
 pub fn resolve(resolver: Resolver, base: &str, reference: &str) -> Result<String, ResolveError> {
     resolver.resolve(base, reference)
 }
@@ -120,23 +128,18 @@ pub fn has_scheme(reference: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResolveError {
-    /// the base URL has no scheme, so it cannot serve as a base (RFC 1808 §4 step 1 wants an
-    /// absolute base)
+    /// the base URL has no scheme, so it cannot serve as a base (`rfc1808`: RFC 1808 §4 step 1
+    /// wants an absolute base)
     #[error("base URL has no scheme")]
     BaseWithoutScheme,
     /// the URL Standard's parser rejects the base URL
-    #[error("base URL is not a valid URL: {0}")]
-    InvalidBase(url::ParseError),
-    /// the URL Standard's parser rejects the reference against the base (including a relative
-    /// reference against a base that cannot be a base, such as `mailto:x`)
-    #[error("reference cannot be parsed against the base: {0}")]
-    InvalidReference(url::ParseError),
-    /// the base is one the URL Standard resolver is known to mishandle (a `file:` URL ending in
-    /// a Windows drive letter after its first segment), so it is refused
-    #[error(
-        "base URL of a shape the WHATWG resolver mishandles (file: URL ending in a drive letter)"
-    )]
-    UnsupportedBase,
+    #[error("the URL Standard's parser rejects the base URL: {0}")]
+    InvalidBase(whatwg::ParseFailure),
+    /// the URL Standard's parser rejects the reference, against the base when there is one
+    /// (including a relative reference against a base with an opaque path, such as
+    /// `mailto:x`, and a relative reference without a base)
+    #[error("the URL Standard's parser rejects the reference: {0}")]
+    InvalidReference(whatwg::ParseFailure),
 }
 
 #[cfg(test)]

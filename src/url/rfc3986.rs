@@ -95,23 +95,30 @@ impl<'a> Parts<'a> {
 ///
 /// The base's fragment is not used (§5.1: the base is "stripped of any fragment component").
 ///
+/// **A base without a scheme** is accepted and §5.2.2 is applied as written: nothing in §5.2
+/// needs the base's scheme, `T.scheme = Base.scheme` then leaves the target without one, and
+/// the result is a relative reference (`baz` against `/foo/bar` is `/foo/baz`; [`has_scheme`]
+/// tells the two apart; a first path segment with a `:` is written `./seg:ment`, as §4.2
+/// requires of a relative-path reference). §5.1 asks for an absolute base, so this goes beyond the RFC; it serves
+/// callers that resolve within a relative context. Where an absolute result is required (a base
+/// for a MIME entity or an HTML part), the caller refuses a base without a scheme itself.
+///
 /// # Errors
 ///
-/// [`ResolveError::BaseWithoutScheme`] when `base` has no scheme (§5.1: "the base URI must
-/// conform to the absolute-URI syntax rule").
+/// None: every pair of strings resolves (the `Result` is the one all resolvers share).
 ///
 /// ```
 /// use mimebase::url::rfc3986::resolve;
 /// assert_eq!(resolve("http://a/b/c/d;p?q", "../../../g").unwrap(), "http://a/g");
 /// assert_eq!(resolve("http://a/b/c/d;p?q", ";x").unwrap(), "http://a/b/c/;x");
+/// assert_eq!(resolve("/foo/bar", "baz").unwrap(), "/foo/baz");
+/// assert_eq!(resolve("/foo?bar", "?y").unwrap(), "/foo?y");
 /// ```
 ///
 /// [RFC 3986 §5.2.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.2
+/// [`has_scheme`]: super::has_scheme
 pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
     let base = Parts::parse(base);
-    if base.scheme.is_none() {
-        return Err(ResolveError::BaseWithoutScheme);
-    }
     let r = Parts::parse(r);
     let merged;
     let t = if r.scheme.is_some() {
@@ -146,7 +153,30 @@ pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
             fragment: r.fragment,
         }
     };
+    // A relative target (only from a base without a scheme) must not read as having one:
+    // RFC 3986 §4.2, "a path segment that contains a colon character (e.g., "this:that")
+    // cannot be used as the first segment of a relative-path reference ... Such a segment
+    // must be preceded by a dot-segment".
+    let guarded;
+    let t = if t.scheme.is_none() && t.authority.is_none() && first_segment_has_colon(t.path) {
+        guarded = format!("./{}", t.path);
+        Parts {
+            path: &guarded,
+            ..t
+        }
+    } else {
+        t
+    };
     Ok(t.recompose())
+}
+
+/// Whether the first segment of a relative path holds a `:`.
+fn first_segment_has_colon(path: &str) -> bool {
+    !path.starts_with('/')
+        && path
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains(':'))
 }
 
 /// Merge paths ([RFC 3986 §5.2.3]).
@@ -282,9 +312,37 @@ mod tests {
     }
 
     #[test]
-    fn base_fragment_is_not_used_and_base_needs_a_scheme() {
+    fn base_fragment_is_not_used() {
         assert_eq!(resolve("http://a/b#f", "").unwrap(), "http://a/b");
-        assert_eq!(resolve("//a/b", "g"), Err(ResolveError::BaseWithoutScheme));
+    }
+
+    /// §5.2.2 as written with a base that has no scheme: the target has none either.
+    #[track_caller]
+    fn relative(base: &str, reference: &str, expected: &str) {
+        assert_eq!(
+            resolve(base, reference).unwrap(),
+            expected,
+            "{reference:?} against {base:?}"
+        );
+    }
+
+    #[test]
+    fn base_without_a_scheme_gives_a_relative_target() {
+        relative("/foo/bar", "baz", "/foo/baz");
+        relative("/foo?bar", "?y", "/foo?y");
+        relative("/foo/bar", "../../../x", "/x");
+        relative("//a/b", "g", "//a/g");
+        relative("//a", "g", "//a/g");
+        relative("a/b", "c", "a/c");
+        relative("a", "b", "b");
+        relative("", "http://a/./g", "http://a/g");
+        relative("", "", "");
+        relative("/foo/bar#f", "", "/foo/bar");
+        relative("x/y", "mailto:z", "mailto:z");
+        // §4.2: a first segment with a colon gets "./" in front, so it does not read as a scheme.
+        relative("a", "./x:y", "./x:y");
+        relative("a/b", "../x:y", "/x:y");
+        relative("#//1x:u@h//?", "../http://http:./", "./http://http:./");
     }
 
     #[test]
