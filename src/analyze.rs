@@ -173,6 +173,7 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
             base,
         });
     }
+    crate::target::link(&walk, &records, &mut urls, &mut diagnostics);
     let message_id = walk
         .entities
         .first()
@@ -272,6 +273,7 @@ fn header_urls(
                 error,
                 base: base.clone(),
                 resolver,
+                target: None,
             });
         }
     }
@@ -380,6 +382,7 @@ fn html_urls(
             error,
             base: against.clone(),
             resolver,
+            target: None,
         });
         if keep {
             kept.push((found, urls.len() - 1));

@@ -81,6 +81,7 @@
 mod analyze;
 mod base;
 mod css;
+pub mod extract;
 #[doc(hidden)]
 pub mod fuzzing;
 mod headers;
@@ -93,13 +94,16 @@ mod rewrite;
 pub mod scan;
 #[doc(hidden)]
 pub mod stages;
+pub mod target;
 pub mod url;
 
 pub use analyze::{analyze, analyze_with_html_text};
+pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
     HtmlText, PartId, Report, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
+pub use target::{Target, TargetMatch};
 pub use url::{ResolveError, Resolver};

@@ -50,7 +50,12 @@
 //!
 //! A URL that could not be resolved has `"resolved": null` and an `"unresolved"` field
 //! ([`Unresolved`]: `"no_base"` or `"resolver_error"`); an inherited base has an
-//! `"inherited_from"` field (a [`PartId`]). A diagnostic is
+//! `"inherited_from"` field (a [`PartId`]). A URL that names an entity of the same message has
+//! a `"target"` field, `{"part": "2", "by": "cid"}` ([`Target`]; `by`
+//! is `cid`, `mid` or `content-location`, and the [`target`](crate::target) module says how
+//! each is matched); a URL naming none has no `"target"` field (it is left out rather than
+//! written `null`, so that records of messages without such URLs stay as they were; a
+//! reader treats a missing field as none). A diagnostic is
 //! `{"part": "1", "kind": "missing_close_delimiter", "message": "…"}` ([`DiagnosticKind`]
 //! gives every `kind`).
 //!
@@ -80,6 +85,7 @@ use std::fmt;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::target::Target;
 use crate::url::Resolver;
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
@@ -392,6 +398,9 @@ pub struct UrlRecord {
     pub base: BaseRecord,
     /// The algorithm that produced [`resolved`](Self::resolved).
     pub resolver: Resolver,
+    /// The entity of the same message that the URL names, and how it was matched
+    /// ([`cid:`, `mid:` or `Content-Location`](crate::target)); `None` when it names none.
+    pub target: Option<Target>,
 }
 
 impl Serialize for UrlRecord {
@@ -417,6 +426,9 @@ impl Serialize for UrlRecord {
         }
         map.serialize_entry("base", &self.base)?;
         map.serialize_entry("resolver", &self.resolver)?;
+        if let Some(target) = &self.target {
+            map.serialize_entry("target", target)?;
+        }
         map.end()
     }
 }
@@ -441,6 +453,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
             error: Option<String>,
             base: BaseRecord,
             resolver: Resolver,
+            #[serde(default)]
+            target: Option<Target>,
         }
         let wire = Wire::deserialize(deserializer)?;
         let source = if let Some(name) = wire.source.strip_prefix("header:") {
@@ -485,6 +499,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             error: wire.error,
             base: wire.base,
             resolver: wire.resolver,
+            target: wire.target,
         })
     }
 }
@@ -560,6 +575,9 @@ pub enum DiagnosticKind {
     /// [`rewrite`](crate::rewrite()) left a part with URLs to rewrite unchanged, because it
     /// could not be written again faithfully; the message says why.
     RewriteSkipped,
+    /// A `cid:` URL names no `Content-ID` of the message (RFC 2392): a broken inline image
+    /// or frame. See [`target`](crate::target) for how Content-IDs are compared.
+    UnmatchedCid,
 }
 
 /// A problem found in the message. Never fatal: the walk goes on.

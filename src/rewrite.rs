@@ -186,7 +186,7 @@ fn skipped(entity: &Entity, reason: String) -> Diagnostic {
 
 /// Bytes that replace a range of a buffer.
 #[derive(Debug, Clone)]
-struct Splice {
+pub(crate) struct Splice {
     range: Range<usize>,
     bytes: Vec<u8>,
 }
@@ -249,6 +249,59 @@ fn rewrite_part(
     if count == 0 {
         return Ok(None);
     }
+    let (new, decoded_splices) = splice_decoded(raw, walk, entity, part, &resolved_of)?;
+    let bytes = walk.bytes(raw, entity.buffer);
+    match entity.transfer_encoding {
+        TransferEncoding::Identity => {
+            let is_7bit = entity
+                .fields
+                .iter()
+                .find(|f| f.is("Content-Transfer-Encoding"))
+                .is_none_or(|f| f.value.trim().eq_ignore_ascii_case("7bit"));
+            if is_7bit
+                && decoded_splices
+                    .iter()
+                    .any(|s| s.bytes.iter().any(|b| !b.is_ascii()))
+            {
+                return Err("a 7bit body would need 8-bit bytes".to_owned());
+            }
+            let at = entity.body.start;
+            let splices = decoded_splices
+                .into_iter()
+                .map(|s| Splice {
+                    range: s.range.start + at..s.range.end + at,
+                    bytes: s.bytes,
+                })
+                .collect();
+            Ok(Some((splices, count)))
+        }
+        encoding => {
+            let original = bytes.get(entity.body.clone()).unwrap_or_default();
+            let encoded = encode_body(encoding, &new, original, message_eol)
+                .ok_or_else(|| "its transfer encoding cannot be written again".to_owned())?;
+            Ok(Some((
+                vec![Splice {
+                    range: entity.body.clone(),
+                    bytes: encoded,
+                }],
+                count,
+            )))
+        }
+    }
+}
+
+/// The body of one HTML part with its transfer encoding undone, in its own charset, with
+/// every URL for which `new_value` (given the index of the URL's record) has a value replaced
+/// by it, escaped for where it stands; and the splices that make it from the decoded body.
+/// Shared by [`rewrite`] and [`extract`](crate::extract()). An error says why the part
+/// cannot be changed faithfully.
+pub(crate) fn splice_decoded<'a>(
+    raw: &[u8],
+    walk: &Walk,
+    entity: &Entity,
+    part: &'a HtmlPart,
+    new_value: &dyn Fn(usize) -> Option<&'a str>,
+) -> Result<(Vec<u8>, Vec<Splice>), String> {
     if entity.transfer_encoding == TransferEncoding::Unknown {
         return Err("unknown Content-Transfer-Encoding".to_owned());
     }
@@ -270,7 +323,7 @@ fn rewrite_part(
             part.encoding.name()
         ));
     }
-    let edits = text_edits(part, &resolved_of);
+    let edits = text_edits(part, new_value);
     let bytes = walk.bytes(raw, entity.buffer);
     let decoded = mime::decoded_body(bytes, entity, &mut Vec::new());
     let mut offsets: Vec<usize> = edits
@@ -311,44 +364,8 @@ fn rewrite_part(
         });
     }
     let new = apply(&decoded, &decoded_splices);
-    read_back(&new, entity, part, &resolved_of)?;
-    match entity.transfer_encoding {
-        TransferEncoding::Identity => {
-            let is_7bit = entity
-                .fields
-                .iter()
-                .find(|f| f.is("Content-Transfer-Encoding"))
-                .is_none_or(|f| f.value.trim().eq_ignore_ascii_case("7bit"));
-            if is_7bit
-                && decoded_splices
-                    .iter()
-                    .any(|s| s.bytes.iter().any(|b| !b.is_ascii()))
-            {
-                return Err("a 7bit body would need 8-bit bytes".to_owned());
-            }
-            let at = entity.body.start;
-            let splices = decoded_splices
-                .into_iter()
-                .map(|s| Splice {
-                    range: s.range.start + at..s.range.end + at,
-                    bytes: s.bytes,
-                })
-                .collect();
-            Ok(Some((splices, count)))
-        }
-        encoding => {
-            let original = bytes.get(entity.body.clone()).unwrap_or_default();
-            let encoded = encode_body(encoding, &new, original, message_eol)
-                .ok_or_else(|| "its transfer encoding cannot be written again".to_owned())?;
-            Ok(Some((
-                vec![Splice {
-                    range: entity.body.clone(),
-                    bytes: encoded,
-                }],
-                count,
-            )))
-        }
-    }
+    read_back(&new, entity, part, new_value)?;
+    Ok((new, decoded_splices))
 }
 
 /// Whether `reference` (as written, white space trimmed) refers to the document it stands in

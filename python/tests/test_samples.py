@@ -11,6 +11,7 @@ import mimebase
 from conftest import GOLDEN, SAMPLES, samples, to_crlf
 
 PART = re.compile(r"HEADER|[0-9]+(\.[0-9]+)*(\.HEADER)?")
+TARGET = re.compile(r"  -> part \S+ \([a-z-]+\)$")
 BASE_LINE = re.compile(r"^(?:header-level )?base  (?:none|(?P<url>\S+)  \((?P<source>[^)]*)\))$")
 
 
@@ -41,6 +42,8 @@ def parse_inspect(text: str):
             continue
         source, rest = body.split("  ", 1)
         reference, resolved = rest.split("  ->  ", 1)
+        # A URL naming a part of the same message ends with `  -> part 2 (cid)`.
+        resolved = TARGET.sub("", resolved)
         if resolved.startswith("unresolved: "):
             resolved = None
         urls.append((part, source, reference, resolved))

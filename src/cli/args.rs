@@ -94,6 +94,10 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
+    /// Write every part of one message as a file in a directory, its HTML parts with each URL
+    /// that names another part (cid:, mid:, Content-Location) pointing at that part's file,
+    /// and an index.json; prints the path of the main HTML page.
+    Extract(ExtractArgs),
 }
 
 /// `mimebase completions`.
@@ -178,6 +182,26 @@ pub(crate) struct UrlsArgs {
         help_heading = "Output"
     )]
     pub null: bool,
+}
+
+/// `mimebase extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ExtractArgs {
+    /// The message to extract; `-` (or none) reads standard input.
+    #[arg(value_name = "MESSAGE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// The directory to write into; created when missing.
+    #[arg(long, value_name = "OUT", help_heading = "Output")]
+    pub dir: PathBuf,
+
+    /// Replace files that already exist in OUT (without it, nothing is written when one
+    /// does).
+    #[arg(long, help_heading = "Output")]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub resolution: ResolutionArgs,
 }
 
 /// `mimebase rewrite`.
@@ -383,6 +407,7 @@ impl Args {
             Command::Urls(args) => Some(&args.inputs.resolution),
             Command::Rewrite(args) => Some(&args.resolution),
             Command::Scan(args) => Some(&args.resolution),
+            Command::Extract(args) => Some(&args.resolution),
             Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }

@@ -6,6 +6,7 @@
 //! (nothing was processed) or output that could not be written (the run stopped there).
 
 mod args;
+mod extract;
 mod output;
 mod scan;
 
@@ -65,6 +66,7 @@ pub(crate) fn run() -> ExitCode {
             write_all(&out)
         }
         Command::Man(man) => run_man(man),
+        Command::Extract(extract) => extract::run(extract),
     }
 }
 

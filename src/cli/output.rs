@@ -219,6 +219,9 @@ fn paint(style: Style, text: &str) -> String {
 /// `mimebase inspect`: the entity tree, indented by depth, with each entity's base and URLs.
 /// Every string from the message is [`escape`]d.
 ///
+/// A URL that names an entity of the same message ends with `  -> part 2 (cid)`: the entity
+/// and how it was matched (`cid`, `mid` or `content-location`).
+///
 /// ```text
 /// == samples/nested.eml
 /// HEADER  multipart/mixed
@@ -268,9 +271,10 @@ fn inspect(out: &mut dyn Write, name: &str, report: &Report, palette: &Palette) 
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
             writeln!(
                 out,
-                "{indent}  {}  {}",
+                "{indent}  {}  {}{}",
                 paint(palette.source, &url.source.to_string()),
-                resolution(url, palette)
+                resolution(url, palette),
+                target(url)
             )?;
         }
         for diagnostic in report
@@ -302,6 +306,13 @@ fn describe(base: &BaseRecord, palette: &Palette) -> String {
             paint(palette.label, &format!("({source})"))
         ),
     }
+}
+
+/// `  -> part 2 (cid)` for a URL that names an entity of the message, else nothing.
+fn target(url: &UrlRecord) -> String {
+    url.target.as_ref().map_or_else(String::new, |target| {
+        format!("  -> part {} ({})", target.part, target.by)
+    })
 }
 
 fn resolution(url: &UrlRecord, palette: &Palette) -> String {

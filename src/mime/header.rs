@@ -26,6 +26,9 @@ pub(crate) const READ_FIELDS: &[&str] = &[
     "List-Subscribe",
     "List-Unsubscribe",
     "Archived-At",
+    // Read by `target` (cid:, mid: matching) and `extract` (file names).
+    "Content-ID",
+    "Content-Disposition",
 ];
 
 /// One header field.

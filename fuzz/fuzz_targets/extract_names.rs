@@ -1,0 +1,92 @@
+//! Fuzzes the file names of `mimebase::extract`: each input line is offered as a part's
+//! `Content-Location`, `Content-Disposition` `filename` or `Content-Type` `name`, and the
+//! input is also extracted as a message of its own. Oracle: every name is one plain path
+//! segment that cannot leave the output directory on Unix or Windows (no separator, no `..`,
+//! no leading `.`, no control character, no character Windows refuses, no trailing dot or
+//! space, no device name), names are unique ignoring ASCII case, `index.json` stays free, and
+//! the name percent-encoded as a relative URL resolves inside the directory.
+#![no_main]
+
+use std::collections::HashSet;
+use std::path::{Component, Path};
+
+use libfuzzer_sys::fuzz_target;
+
+fn message_from_lines(data: &[u8]) -> Vec<u8> {
+    let mut out = b"Content-Type: multipart/mixed; boundary=\"=_b\"\n\n".to_vec();
+    for (i, line) in data.split(|&b| b == b'\n').take(64).enumerate() {
+        out.extend_from_slice(b"--=_b\n");
+        match i % 3 {
+            0 => {
+                out.extend_from_slice(b"Content-Type: image/png\nContent-Location: ");
+                out.extend_from_slice(line);
+            }
+            1 => {
+                out.extend_from_slice(b"Content-Type: image/png\nContent-Disposition: attachment; filename=\"");
+                out.extend_from_slice(line);
+                out.extend_from_slice(b"\"");
+            }
+            _ => {
+                out.extend_from_slice(b"Content-Type: image/png; name=");
+                out.extend_from_slice(line);
+            }
+        }
+        out.extend_from_slice(b"\n\nx\n");
+    }
+    out.extend_from_slice(b"--=_b--\n");
+    out
+}
+
+fn check(raw: &[u8]) {
+    let extracted = mimebase::extract(raw, &mimebase::Options::new());
+    let mut seen = HashSet::new();
+    seen.insert("index.json".to_owned());
+    let out = url::Url::parse("file:///out/").unwrap();
+    for file in &extracted.files {
+        let name = file.name.as_str();
+        let mut components = Path::new(name).components();
+        assert!(
+            matches!(
+                (components.next(), components.next()),
+                (Some(Component::Normal(n)), None) if n == name
+            ),
+            "not one segment: {name:?}"
+        );
+        assert!(!name.starts_with('.') && !name.ends_with(['.', ' ']), "{name:?}");
+        assert!(
+            !name.chars().any(|c| c.is_control()
+                || matches!(c, '/' | '\\' | ':' | '<' | '>' | '"' | '|' | '?' | '*')),
+            "{name:?}"
+        );
+        let device = name.split('.').next().unwrap_or(name).trim_end().to_ascii_uppercase();
+        let numbered = device.len() == 4
+            && (device.starts_with("COM") || device.starts_with("LPT"))
+            && device.ends_with(|c: char| c.is_ascii_digit() && c != '0');
+        assert!(
+            !numbered && !["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&device.as_str()),
+            "device name {name:?}"
+        );
+        assert!(name.len() <= 140, "{name:?}");
+        assert!(seen.insert(name.to_ascii_lowercase()), "duplicate {name:?}");
+        let escaped: String = name
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let joined = out.join(&escaped).unwrap();
+        assert!(
+            joined.as_str().starts_with("file:///out/") && joined.path().matches('/').count() == 2,
+            "{name:?} -> {joined}"
+        );
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(&message_from_lines(data));
+    check(data);
+});

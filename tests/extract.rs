@@ -1,0 +1,403 @@
+//! `mimebase extract`: hostile names never leave OUT, existing files are not overwritten
+//! without `--force`, and the corpus's MHTML pages are written with every URL that names a
+//! part pointing at an existing file in OUT (checked by reading the written HTML back).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Output};
+
+use mimebase::{Options, UrlSource, analyze, extract};
+use pretty_assertions::assert_eq;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("extract")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Every path under `dir`, relative, sorted.
+fn tree(dir: &Path) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(at) = dirs.pop() {
+        for entry in fs::read_dir(&at).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            found.insert(path.strip_prefix(dir).unwrap().display().to_string());
+            if entry.file_type().unwrap().is_dir() {
+                dirs.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// One leaf part per hostile name, offered as Content-Location, `filename` or `name`.
+fn hostile_message() -> Vec<u8> {
+    let hostile = [
+        "../../escape.png",
+        "..",
+        ".",
+        "/etc/passwd",
+        "/tmp/absolute.png",
+        "..\\..\\windows.png",
+        "C:\\Windows\\win.ini",
+        "C:evil.png",
+        "CON",
+        "nul.txt",
+        "Com1.png",
+        "LPT9",
+        "CONOUT$",
+        ".hidden",
+        "x/../../y.png",
+        "trailing.",
+        "trailing ",
+        "a\u{1}b.png",
+        "a\u{7f}b.png",
+        "a\u{85}b.png",
+        "q?x.png",
+        "star*.png",
+        "pipe|.png",
+        "lt<gt>.png",
+        "quote\".png",
+        "",
+    ];
+    let mut out = String::from("Content-Type: multipart/mixed; boundary=h\n\n");
+    for (i, name) in hostile.iter().enumerate() {
+        let quoted = name.replace('\\', "\\\\").replace('"', "\\\"");
+        match i % 3 {
+            0 => out.push_str(&format!(
+                "--h\nContent-Type: image/png\nContent-Disposition: attachment; filename=\"{quoted}\"\n"
+            )),
+            1 => out.push_str(&format!("--h\nContent-Type: image/png; name=\"{quoted}\"\n")),
+            _ => out.push_str(&format!("--h\nContent-Type: image/png\nContent-Location: {name}\n")),
+        }
+        out.push_str(&format!("\npng {i}\n"));
+    }
+    // Content-Location: percent-encoded escapes and absolute URLs whose last segment is bad.
+    for location in [
+        "http://e.example/%2e%2e%2fpercent.png",
+        "http://e.example/%2E%2E",
+        "http://e.example/a%5c..%5cback.png",
+        "http://e.example/%00nul.png",
+        "http://e.example/con",
+        "file:///etc/passwd",
+        "http://e.example/dir/",
+        "../relative/../../up.png",
+    ] {
+        out.push_str(&format!(
+            "--h\nContent-Type: image/png\nContent-Location: {location}\n\npng\n"
+        ));
+    }
+    // The same safe name twice, in different case.
+    out.push_str("--h\nContent-Type: image/png; name=\"same.png\"\n\none\n");
+    out.push_str("--h\nContent-Type: image/png; name=\"SAME.png\"\n\ntwo\n");
+    out.push_str("--h--\n");
+    out.into_bytes()
+}
+
+fn is_plain_name(name: &str) -> bool {
+    let mut components = Path::new(name).components();
+    matches!(
+        (components.next(), components.next()),
+        (Some(Component::Normal(n)), None) if n == name
+    ) && !name.starts_with('.')
+        && !name.chars().any(char::is_control)
+        && !name.contains(['/', '\\', ':', '<', '>', '"', '|', '?', '*'])
+}
+
+#[test]
+fn hostile_names_never_escape_out() {
+    let raw = hostile_message();
+    let extracted = extract(&raw, &Options::new());
+    // Every leaf is a file, each name one plain segment.
+    assert_eq!(extracted.files.len(), 36);
+    for file in &extracted.files {
+        assert!(is_plain_name(&file.name), "{:?}", file.name);
+        let device = file.name.split('.').next().unwrap().to_ascii_uppercase();
+        assert!(
+            !["CON", "NUL", "COM1", "LPT9", "CONOUT$"].contains(&device.as_str()),
+            "{:?}",
+            file.name
+        );
+    }
+    let lower: BTreeSet<String> = extracted
+        .files
+        .iter()
+        .map(|f| f.name.to_ascii_lowercase())
+        .collect();
+    assert_eq!(
+        lower.len(),
+        extracted.files.len(),
+        "names unique ignoring case"
+    );
+    let names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
+    assert!(
+        names.contains(&"same.png") && names.contains(&"SAME-2.png"),
+        "{names:?}"
+    );
+
+    // Through the command: OUT is inside a parent that must hold nothing else afterwards.
+    let parent = scratch("hostile");
+    let out = parent.join("out");
+    let message = parent.join("hostile.eml");
+    fs::write(&message, &raw).unwrap();
+    let output = run(&[
+        "extract",
+        message.to_str().unwrap(),
+        "--dir",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let mut expected: BTreeSet<String> = ["hostile.eml", "out", "out/index.json"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    expected.extend(names.iter().map(|n| format!("out/{n}")));
+    assert_eq!(tree(&parent), expected);
+    assert!(!Path::new("/tmp/absolute.png").exists());
+    // Each file holds its part's decoded body.
+    for (i, name) in names.iter().take(26).enumerate() {
+        assert_eq!(
+            fs::read(out.join(name)).unwrap(),
+            format!("png {i}").into_bytes()
+        );
+    }
+}
+
+#[test]
+fn existing_files_are_kept_without_force() {
+    let parent = scratch("force");
+    let out = parent.join("out");
+    fs::create_dir_all(&out).unwrap();
+    let sample = root().join("samples/html-mail-inline-images.eml");
+    fs::write(out.join("logo.png"), b"keep").unwrap();
+    let args = [
+        "extract",
+        sample.to_str().unwrap(),
+        "--dir",
+        out.to_str().unwrap(),
+    ];
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("logo.png"));
+    assert_eq!(fs::read(out.join("logo.png")).unwrap(), b"keep");
+    assert_eq!(tree(&out).len(), 1, "nothing else written");
+
+    // --force replaces the file, and a symbolic link is replaced rather than written through.
+    #[cfg(unix)]
+    {
+        fs::write(parent.join("outside.txt"), b"outside").unwrap();
+        std::os::unix::fs::symlink(parent.join("outside.txt"), out.join("terms.pdf")).unwrap();
+    }
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let output = run(&forced);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        fs::read(out.join("logo.png")).unwrap(),
+        b"\x89PNG\r\n\x1a\n"
+    );
+    #[cfg(unix)]
+    {
+        assert_eq!(fs::read(parent.join("outside.txt")).unwrap(), b"outside");
+        assert!(
+            !fs::symlink_metadata(out.join("terms.pdf"))
+                .unwrap()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(out.join("terms.pdf")).unwrap(), b"%PDF-1.4\n");
+    }
+}
+
+#[test]
+fn html_mail_images_point_at_their_files() {
+    let raw = fs::read(root().join("samples/html-mail-inline-images.eml")).unwrap();
+    let extracted = extract(&raw, &Options::new());
+    let names: Vec<(&str, &str)> = extracted
+        .files
+        .iter()
+        .map(|f| (f.part.as_str(), f.name.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("1.1.1", "part-1.1.1.txt"),
+            ("1.1.2", "part-1.1.2.html"),
+            ("1.2", "logo.png"),
+            ("1.3", "part-1.3.gif"),
+            ("2", "terms.pdf"),
+        ]
+    );
+    let html = String::from_utf8(extracted.files[1].bytes.clone()).unwrap();
+    assert!(
+        html.contains(r#"<img src="logo.png" alt="logo">"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"<img src="part-1.3.gif" alt="domain case differs">"#));
+    assert!(html.contains(r#"<img src="cid:BANNER@example.com""#));
+    assert!(html.contains(r#"src="https://tracker.example.net/open.gif?u=42""#));
+    assert_eq!(extracted.files[1].rewritten_urls, 2);
+    assert_eq!(extracted.root.as_deref(), Some("part-1.1.2.html"));
+}
+
+#[test]
+fn quoted_printable_html_is_written_decoded_with_escaping_kept() {
+    let raw = b"Content-Type: multipart/related; boundary=r\n\n\
+--r\nContent-Type: text/html; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\n\
+<p>caf=E9 <img src=3D'cid:a%20b@x'> <img src=3Dcid:c@x> <a href=3D'cid:a b@x#n'>x</a>\n\
+--r\nContent-Type: image/png; name=\"it's & more.png\"\nContent-ID: <a b@x>\n\none\n\
+--r\nContent-Type: image/png\nContent-ID: <c@x>\n\ntwo\n--r--\n";
+    let extracted = extract(raw, &Options::new());
+    let html = &extracted.files[0].bytes;
+    // Still ISO-8859-1 (é is one byte), the file name percent-encoded for a URL path.
+    assert_eq!(
+        html,
+        b"<p>caf\xe9 <img src='it%27s%20%26%20more.png'> <img src=part-3.png> <a href='it%27s%20%26%20more.png#n'>x</a>"
+    );
+}
+
+/// The leaf file a target part stands for, as `index.json` names files by part.
+fn file_of(index: &serde_json::Value, part: &str) -> Option<String> {
+    index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["part"] == part)
+        .map(|f| f["file"].as_str().unwrap().to_owned())
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let escape = bytes
+            .get(i + 1..i + 3)
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match (bytes[i], escape) {
+            (b'%', Some(value)) => {
+                out.push(value);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Extracts `message` with the command and checks every written HTML file: read back as HTML,
+/// each URL that named a part in the message is now a relative path of an existing file in
+/// OUT, the one standing for that part. Returns how many such URLs were checked.
+fn check_extracted(message: &Path, out: &Path) -> usize {
+    let output = run(&[
+        "extract",
+        message.to_str().unwrap(),
+        "--dir",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}: {output:?}", message.display());
+    let index: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("index.json")).unwrap()).unwrap();
+    let original = analyze(&fs::read(message).unwrap(), &Options::new());
+    let mut checked = 0;
+    for file in index["files"].as_array().unwrap() {
+        let name = file["file"].as_str().unwrap();
+        assert!(out.join(name).is_file(), "{name}");
+        if file["content_type"] != "text/html" {
+            continue;
+        }
+        let part = file["part"].as_str().unwrap();
+        // The written HTML, scanned as a message of its own.
+        let mut wrapped = b"Content-Type: text/html\n\n".to_vec();
+        wrapped.extend(fs::read(out.join(name)).unwrap());
+        let written: Vec<String> = analyze(&wrapped, &Options::new())
+            .urls
+            .into_iter()
+            .filter(|u| matches!(u.source, UrlSource::Html { .. }))
+            .map(|u| u.reference)
+            .collect();
+        let before: Vec<_> = original
+            .urls
+            .iter()
+            .filter(|u| u.part.as_str() == part && matches!(u.source, UrlSource::Html { .. }))
+            .collect();
+        assert_eq!(written.len(), before.len(), "{name}");
+        for (url, now) in before.iter().zip(&written) {
+            let Some(target) = &url.target else {
+                assert_eq!(&url.reference, now, "{name}: a URL naming no part is kept");
+                continue;
+            };
+            let path = percent_decode(now.split('#').next().unwrap());
+            assert!(
+                is_plain_name(&path) && out.join(&path).is_file(),
+                "{name}: {} -> {now}: no such file",
+                url.reference
+            );
+            if let Some(expected) = file_of(&index, target.part.as_str()) {
+                assert_eq!(path, expected, "{name}: {}", url.reference);
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn corpus_mhtml_pages_point_at_existing_files() {
+    let corpus = root().join("../shared/corpus/messages");
+    let mut total = 0;
+    for (dir, file) in [
+        ("chromium-blink", "multi_frames_ie.mht"),
+        ("chromium-blink", "page_with_image_ie.mht"),
+        ("mhtml-parser", "example.com.mhtml"),
+        ("mhtml2html", "missing_headers.mhtml"),
+    ] {
+        let out = scratch(&format!("corpus-{file}"));
+        total += check_extracted(&corpus.join(dir).join(file), &out.join("out"));
+    }
+    // multi_frames_ie.mht: 4 frames and 2 images; page_with_image_ie.mht: 1 image.
+    assert_eq!(total, 7);
+}
+
+#[test]
+fn samples_point_at_existing_files() {
+    let mut total = 0;
+    for sample in [
+        "mhtml-saved-page.eml",
+        "html-mail-inline-images.eml",
+        "mid-reference.eml",
+        "mhtml-page.eml",
+    ] {
+        let out = scratch(&format!("sample-{sample}"));
+        total += check_extracted(&root().join("samples").join(sample), &out.join("out"));
+    }
+    // 11 + 2 + 4 + 2 URLs with a target (see tests/targets.rs for each).
+    assert_eq!(total, 19);
+}
