@@ -219,10 +219,10 @@ pub fn check_whatwg(base: &str, reference: &str) {
     }
 }
 
-/// The oracle of the `analyze` target: the whole pipeline on any bytes (SPEC §7). Beyond not
+/// The oracle of the `analyze` target: the whole pipeline on any bytes. Beyond not
 /// panicking: every entity's ranges are ordered and, for entities of the raw message, inside
 /// it; parents come before their children; every URL record names an entity and is either
-/// resolved or says why not. Then `rewrite` (SPEC §6): the output re-parses into the same
+/// resolved or says why not. Then `rewrite`: the output re-parses into the same
 /// entity tree with the same multiset of resolved URLs, and rewriting it again changes nothing.
 pub fn check_analyze(data: &[u8]) {
     use mimebase::{Options, analyze, rewrite};
