@@ -114,8 +114,12 @@ pub(crate) fn list_urls(value: &str) -> Vec<String> {
     let mut rest = value;
     while let Some((_, after_open)) = rest.split_once('<') {
         let (inside, after_close) = after_open.split_once('>').unwrap_or((after_open, ""));
-        let url: String = inside.chars().filter(|c| !c.is_whitespace()).collect();
-        let url = strip_url_label(&url).to_owned();
+        let url = if inside.contains(char::is_whitespace) {
+            let joined: String = inside.chars().filter(|c| !c.is_whitespace()).collect();
+            strip_url_label(&joined).to_owned()
+        } else {
+            strip_url_label(inside).to_owned()
+        };
         if !url.is_empty() {
             urls.push(url);
         }

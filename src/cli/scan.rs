@@ -144,7 +144,7 @@ fn process(job: Message, options: &Options) -> Done {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
                 let mut line = Vec::with_capacity(raw.len() / 2 + 256);
-                serde_json::to_writer(&mut line, &ScanLine::message(&source, &report))
+                sonic_rs::to_writer(&mut line, &ScanLine::message(&source, &report))
                     .map(|()| (line, report.urls.len()))
             }));
             match analyzed {
