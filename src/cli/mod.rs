@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use args::{Args, Command, InputArgs, ManArgs, ResolveArgs, RewriteArgs};
-use mimebase::analyze;
 use output::escape;
 
 /// Exit code: some input could not be read or analyzed; the others were processed.
@@ -92,7 +91,7 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
     for file in files {
         let name = file.display().to_string();
         let written = match read_input(file) {
-            Ok(raw) => printer.report(&mut out, &name, &analyze(&raw, &options)),
+            Ok(raw) => printer.message(&mut out, &name, &raw, &options),
             Err(error) => {
                 eprintln!(
                     "mimebase: {}: {}",

@@ -29,7 +29,7 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{ScanErrorKind, ScanLine, Source};
-use mimebase::{BaseRecord, BaseSource, PartId, Report, Unresolved, UrlRecord};
+use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Unresolved, UrlRecord};
 
 use super::args::ColorArg;
 
@@ -97,6 +97,43 @@ pub(crate) enum Printer {
 }
 
 impl Printer {
+    /// Analyzes the message `raw` of the input `name` and prints it: `urls` writes each URL
+    /// as the analysis makes it ([`mimebase::analyze_streaming`]), so that the records of a
+    /// message are never all held at once; `inspect` prints the whole report.
+    pub(crate) fn message(
+        &self,
+        out: &mut dyn Write,
+        name: &str,
+        raw: &[u8],
+        options: &Options,
+    ) -> io::Result<()> {
+        let mut written = Ok(());
+        let mut each = |url: &UrlRecord| -> io::Result<()> {
+            match *self {
+                Printer::Urls {
+                    with_filename,
+                    terminator,
+                } => url_line(out, with_filename.then_some(name), terminator, url),
+                Printer::UrlsJson => url_json(out, name, url),
+                Printer::Inspect { .. } | Printer::InspectJson => Ok(()),
+            }
+        };
+        match self {
+            Printer::Urls { .. } | Printer::UrlsJson => {
+                // After a failed write the analysis runs to its end, writing nothing more.
+                mimebase::analyze_streaming(raw, options, |url| {
+                    if written.is_ok() {
+                        written = each(&url);
+                    }
+                });
+                written
+            }
+            Printer::Inspect { .. } | Printer::InspectJson => {
+                self.report(out, name, &mimebase::analyze(raw, options))
+            }
+        }
+    }
+
     /// Prints the report of the input `name`.
     pub(crate) fn report(
         &self,
@@ -146,11 +183,16 @@ fn inspect_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<
 
 /// `mimebase urls --json`: one [`UrlLine`] per URL.
 fn urls_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
-    for url in &report.urls {
-        serde_json::to_writer(&mut *out, &UrlLine { path: name, url })?;
-        writeln!(out)?;
-    }
-    Ok(())
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_json(out, name, url))
+}
+
+/// One [`UrlLine`] of `mimebase urls --json`.
+fn url_json(out: &mut dyn Write, name: &str, url: &UrlRecord) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &UrlLine { path: name, url })?;
+    writeln!(out)
 }
 
 /// `mimebase urls`: one line per URL, `resolved<TAB>reference` (the first column empty when
@@ -162,19 +204,29 @@ fn urls(
     terminator: u8,
     report: &Report,
 ) -> io::Result<()> {
-    for url in &report.urls {
-        if let Some(name) = name {
-            write!(out, "{}\t", escape(name))?;
-        }
-        write!(
-            out,
-            "{}\t{}",
-            escape(url.resolved.as_deref().unwrap_or_default()),
-            escape(&url.reference)
-        )?;
-        out.write_all(&[terminator])?;
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_line(out, name, terminator, url))
+}
+
+/// One line of `mimebase urls` (see [`urls`]).
+fn url_line(
+    out: &mut dyn Write,
+    name: Option<&str>,
+    terminator: u8,
+    url: &UrlRecord,
+) -> io::Result<()> {
+    if let Some(name) = name {
+        write!(out, "{}\t", escape(name))?;
     }
-    Ok(())
+    write!(
+        out,
+        "{}\t{}",
+        escape(url.resolved.as_deref().unwrap_or_default()),
+        escape(&url.reference)
+    )?;
+    out.write_all(&[terminator])
 }
 
 /// The styles of the `inspect` tree; all plain without colour.
