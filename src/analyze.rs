@@ -97,6 +97,8 @@ pub(crate) struct HtmlPart {
     pub transfer_decoded: bool,
     /// True when the body had byte sequences its charset does not allow (decoded as U+FFFD).
     pub charset_errors: bool,
+    /// How many URLs of the part were not recorded, past [`Options::with_max_urls`].
+    pub urls_not_recorded: usize,
     /// The decoded text that the URL ranges index.
     pub text: String,
     /// Every URL of the part, with the index of its record in [`Report::urls`].
@@ -121,6 +123,7 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
     let mut urls = Vec::new();
     let mut state = HtmlState {
         decoded_budget: walk.decoded_budget,
+        url_budget: options.max_urls(),
         keep: keep_html,
     };
     let mut html_parts = Vec::new();
@@ -135,8 +138,10 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
             entity,
             context.outer(),
             &header_base,
-            options.resolver(),
+            options,
+            &mut state.url_budget,
             &mut urls,
+            &mut diagnostics,
         );
         let base = if entity.content_type.is_html() {
             let part = html_urls(
@@ -232,9 +237,13 @@ fn header_urls(
     entity: &Entity,
     outer: &BaseRecord,
     header_base: &BaseRecord,
-    resolver: Resolver,
+    options: &Options,
+    url_budget: &mut usize,
     urls: &mut Vec<UrlRecord>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) {
+    let resolver = options.resolver();
+    let mut not_recorded = 0;
     for (field_index, field) in entity.fields.iter().enumerate() {
         let (name, references, base) = if let Some(name) = field.name.and_then(headers::base_field)
         {
@@ -259,6 +268,11 @@ fn header_urls(
             continue;
         };
         for (item, reference) in references.into_iter().enumerate() {
+            let Some(left) = url_budget.checked_sub(1) else {
+                not_recorded += 1;
+                continue;
+            };
+            *url_budget = left;
             let (resolved, unresolved, error) = resolve(resolver, base, &reference, None);
             urls.push(UrlRecord {
                 part: entity.part.clone(),
@@ -277,12 +291,30 @@ fn header_urls(
             });
         }
     }
+    if not_recorded > 0 {
+        diagnostics.push(url_limit(entity, not_recorded, "header", options));
+    }
+}
+
+/// The diagnostic for `count` URLs of `entity` (in its `place`, header or body) past
+/// [`Options::with_max_urls`].
+fn url_limit(entity: &Entity, count: usize, place: &str, options: &Options) -> Diagnostic {
+    Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::UrlLimit,
+        message: format!(
+            "{count} URLs of the {place} are not recorded: the message has more than {} URLs",
+            options.max_urls()
+        ),
+    }
 }
 
 /// What the HTML scans of one message share.
 struct HtmlState {
     /// What is left of [`Options::with_max_decoded_bytes`].
     decoded_budget: usize,
+    /// What is left of [`Options::with_max_urls`].
+    url_budget: usize,
     /// Whether to keep each part's text and URLs for [`HtmlPart`].
     keep: bool,
 }
@@ -319,7 +351,11 @@ fn html_urls(
     state.decoded_budget = remaining;
     let (text, encoding, charset_known, charset_errors) =
         decode_charset(&body, &entity.content_type, entity, diagnostics);
-    let scan = html::scan(&text);
+    let scan = html::scan(&text, state.url_budget);
+    state.url_budget = state.url_budget.saturating_sub(scan.urls.len());
+    if scan.not_recorded > 0 {
+        diagnostics.push(url_limit(entity, scan.not_recorded, "body", options));
+    }
     if let Some(count) = scan.not_scanned {
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),
@@ -331,52 +367,30 @@ fn html_urls(
         });
     }
     let base = scan
-        .base
-        .and_then(|i| scan.urls.get(i))
+        .base_reference(&text)
         .and_then(|href| {
-            base::content_base(
-                entity,
-                &href.reference,
-                header_base,
-                options,
-                encoding,
-                diagnostics,
-            )
+            base::content_base(entity, href, header_base, options, encoding, diagnostics)
         })
         .unwrap_or_else(|| header_base.clone());
     let resolver = options.resolver();
     let mut kept = Vec::with_capacity(scan.urls.len());
-    for (index, mut found) in scan.urls.into_iter().enumerate() {
+    for (index, found) in scan.urls.into_iter().enumerate() {
         // The <base href> itself resolves against the header-level base (base precedence step 1).
         let against = if Some(index) == scan.base {
             header_base
         } else {
             &base
         };
-        let (resolved, unresolved, error) =
-            resolve(resolver, against, &found.reference, Some(encoding));
-        // Move what the record needs, unless the rewrite keeps the scan result too.
-        let (tag, attribute, reference) = if keep {
-            (
-                found.tag.clone(),
-                found.attribute.map(str::to_owned),
-                found.reference.clone(),
-            )
-        } else {
-            (
-                std::mem::take(&mut found.tag),
-                found.attribute.map(str::to_owned),
-                std::mem::take(&mut found.reference),
-            )
-        };
+        let reference = found.reference(&text);
+        let (resolved, unresolved, error) = resolve(resolver, against, reference, Some(encoding));
         urls.push(UrlRecord {
             part: entity.part.clone(),
             source: UrlSource::Html {
-                tag,
-                attribute,
+                tag: found.tag.to_string(),
+                attribute: found.attribute.map(str::to_owned),
                 range: found.range,
             },
-            reference,
+            reference: reference.to_owned(),
             resolved,
             unresolved,
             error,
@@ -394,6 +408,7 @@ fn html_urls(
         charset_known,
         transfer_decoded,
         charset_errors,
+        urls_not_recorded: scan.not_recorded,
         text: if keep {
             text.into_owned()
         } else {

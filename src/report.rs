@@ -585,6 +585,10 @@ pub enum DiagnosticKind {
     /// A `cid:` URL names no `Content-ID` of the message (RFC 2392): a broken inline image
     /// or frame. See [`target`](crate::target) for how Content-IDs are compared.
     UnmatchedCid,
+    /// The message has more URLs than [`Options::with_max_urls`](crate::Options::with_max_urls):
+    /// this entity's URLs past the limit are not recorded (the message says how many). Its
+    /// bases are still reported.
+    UrlLimit,
 }
 
 /// A problem found in the message. Never fatal: the walk goes on.

@@ -241,6 +241,9 @@ fn rewrite_part(
             .as_deref()
             .filter(|resolved| !is_thismessage(resolved))
     };
+    if part.urls_not_recorded > 0 {
+        return Err(not_all_recorded(part));
+    }
     let count = part
         .urls
         .iter()
@@ -302,6 +305,9 @@ pub(crate) fn splice_decoded<'a>(
     part: &'a HtmlPart,
     new_value: &dyn Fn(usize) -> Option<&'a str>,
 ) -> Result<(Vec<u8>, Vec<Splice>), String> {
+    if part.urls_not_recorded > 0 {
+        return Err(not_all_recorded(part));
+    }
     if entity.transfer_encoding == TransferEncoding::Unknown {
         return Err("unknown Content-Transfer-Encoding".to_owned());
     }
@@ -368,6 +374,15 @@ pub(crate) fn splice_decoded<'a>(
     Ok((new, decoded_splices))
 }
 
+/// Why a part that lost URLs to [`Options::with_max_urls`] is left as it was: changing only
+/// the URLs that were recorded would leave it half rewritten.
+fn not_all_recorded(part: &HtmlPart) -> String {
+    format!(
+        "{} of its URLs were not recorded (the message has more URLs than the limit), and it is not rewritten in part",
+        part.urls_not_recorded
+    )
+}
+
 /// Whether `reference` (as written, white space trimmed) refers to the document it stands in
 /// and so is kept as written: an empty reference, which the HTML Standard resolves to the
 /// document's own URL (`<img src="">` would fetch the page itself once made absolute), or a
@@ -390,16 +405,18 @@ fn read_back<'a>(
 ) -> Result<(), String> {
     let (encoding, _) = text_encoding(new, &entity.content_type);
     let (text, _) = encoding.decode_without_bom_handling(new);
-    let found = html::scan(&text);
+    // One more than expected is enough to tell a different count.
+    let found = html::scan(&text, part.urls.len().saturating_add(1));
     let expected = part.urls.iter().map(|(url, record)| {
-        resolved_of(*record).map_or(url.reference.as_str(), |resolved| resolved)
+        resolved_of(*record).map_or(url.reference(&part.text), |resolved| resolved)
     });
     if found.urls.len() == part.urls.len()
+        && found.not_recorded == 0
         && found
             .urls
             .iter()
             .zip(expected)
-            .all(|(url, expected)| url.reference == expected)
+            .all(|(url, expected)| url.reference(&text) == expected)
     {
         Ok(())
     } else {
