@@ -11,21 +11,28 @@
 //! JSON object per line, UTF-8, each with a `"type"` field that says which record it is.
 //! Fields are always present unless marked optional; `null` stands for "none".
 //!
-//! - [`MessageLine`], `"type": "message"`, one per input of `inspect --json`: `path` (the
-//!   path as given, `-` for standard input) and the [`Report`]'s `entities` ([`EntityRecord`]),
-//!   `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
-//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path` and the fields of
-//!   [`UrlRecord`].
-//! - `"type": "error"`, one per input that could not be read: the `error` record of
-//!   `mimebase scan` ([`ScanLine::Error`](crate::scan::ScanLine::Error)), with `path`,
-//!   `"kind": "read"` and a `message`.
+//! - [`MessageLine`], `"type": "message"`, one per message of `inspect --json`: `path` (the
+//!   path as given, `-` for standard input), `offset` (optional: for a message of an mbox
+//!   file that does not start the file, the 0-based byte offset of its `From ` line in the
+//!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `entities` ([`EntityRecord`]), `urls` ([`UrlRecord`]) and
+//!   `diagnostics` ([`Diagnostic`]).
+//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `offset` (optional,
+//!   as above) and the fields of [`UrlRecord`].
+//! - `"type": "error"`, one per input or message that could not be read: the `error` record
+//!   of `mimebase scan` ([`ScanLine::Error`](crate::scan::ScanLine::Error)), with `path`,
+//!   `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
+//!   `--max-message-bytes`) and a `message`.
 //!
 //! The input is named by a `path` field in every record of every command (`scan` included).
 //!
 //! ```
 //! let raw = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">";
 //! let report = mimebase::analyze(raw, &mimebase::Options::new());
-//! let line = serde_json::to_string(&mimebase::report::MessageLine { path: "m.eml", report: &report })?;
+//! let line = serde_json::to_string(&mimebase::report::MessageLine {
+//!     path: "m.eml",
+//!     offset: None,
+//!     report: &report,
+//! })?;
 //! let expected = serde_json::json!({
 //!   "type": "message", "path": "m.eml", "message_id": null,
 //!   "entities": [{
@@ -655,6 +662,13 @@ pub struct Report {
 pub struct MessageLine<'a> {
     /// The input as named on the command line; `-` for standard input.
     pub path: &'a str,
+    /// For a message of an mbox file after the first: the 0-based byte offset of its `From `
+    /// line in the file (see the [`scan`](crate::scan) module for the boundaries). `None`
+    /// (left out of the JSON) for a message that starts its file: a file that is one message
+    /// and the first message of an mbox, so that a file holding one message is written
+    /// alike whether or not it starts with a `From ` line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
     /// What was found; its fields are written at the top level of the line.
     #[serde(flatten)]
     pub report: &'a Report,
@@ -667,6 +681,11 @@ pub struct MessageLine<'a> {
 pub struct UrlLine<'a> {
     /// The input as named on the command line; `-` for standard input.
     pub path: &'a str,
+    /// For a URL of a message of an mbox file after the first: the 0-based byte offset of
+    /// the message's `From ` line in the file; `None` (left out of the JSON) as in
+    /// [`MessageLine::offset`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
     /// The URL; its fields are written at the top level of the line.
     #[serde(flatten)]
     pub url: &'a UrlRecord,

@@ -147,7 +147,11 @@ fn streamed_records_name_later_parts() {
     let report = mimebase::analyze_streaming(raw, &Options::new(), |url| {
         if url.part.as_str() == "1" && !url.source.to_string().starts_with("header:") {
             let target = url.target.as_ref().unwrap();
-            targets.push((url.reference.clone(), target.part.to_string(), target.by.as_str()));
+            targets.push((
+                url.reference.clone(),
+                target.part.to_string(),
+                target.by.as_str(),
+            ));
         }
     });
     assert_eq!(
