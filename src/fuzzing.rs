@@ -130,16 +130,16 @@ pub struct HtmlScan {
 
 /// Scans an HTML document, already decoded to UTF-8.
 pub fn html_scan(text: &str) -> HtmlScan {
-    let scan = html::scan(text);
+    let scan = html::scan(text, usize::MAX);
     HtmlScan {
         urls: scan
             .urls
             .into_iter()
             .map(|url| HtmlUrl {
-                tag: url.tag,
+                tag: url.tag.to_string(),
                 range: url.range.start..url.range.end,
                 value: url.value.map(|v| v.start..v.end),
-                reference: url.reference,
+                reference: url.reference(text).to_owned(),
             })
             .collect(),
         base: scan.base,

@@ -290,16 +290,19 @@ fn element_name(tag: &[u8], namespace: Namespace) -> &[u8] {
 /// One URL found in the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HtmlUrl {
-    /// The element's local name, lowercase.
-    pub tag: String,
+    /// The element's local name (see [`element_name`]), from [`ELEMENT_NAMES`] when it is
+    /// there (no allocation), else owned.
+    pub tag: Cow<'static, str>,
     /// The attribute, lowercase; `None` for the text of a `<style>` element.
     pub attribute: Option<&'static str>,
     /// The URL's bytes in the decoded body. When the attribute value contains a character
     /// reference (`&`) or a NUL, offsets inside it cannot be mapped and this is the whole raw
     /// value.
     pub range: ByteRange,
-    /// The URL entity-decoded and trimmed of ASCII white space.
-    pub reference: String,
+    /// The URL entity-decoded and trimmed of ASCII white space, when it differs from the text
+    /// at [`range`](Self::range); `None` when the text there is the reference (most URLs), so
+    /// that the scan keeps no copy of it. [`HtmlUrl::reference`] gives it either way.
+    decoded: Option<Box<str>>,
     /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
     is_base_candidate: bool,
     /// Where it sits.
@@ -309,17 +312,47 @@ pub(crate) struct HtmlUrl {
     pub value: Option<ByteRange>,
 }
 
+impl HtmlUrl {
+    /// The URL entity-decoded and trimmed of ASCII white space (CSS escapes undone in CSS);
+    /// `text` is the document that was scanned.
+    pub fn reference<'t>(&'t self, text: &'t str) -> &'t str {
+        match &self.decoded {
+            Some(decoded) => decoded,
+            None => text
+                .get(self.range.start..self.range.end)
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// What the scan found.
 #[derive(Debug, Default)]
 pub(crate) struct HtmlScan {
-    /// Every URL in document order (by byte offset), `<base href>` included.
+    /// The first URLs in document order (by byte offset), `<base href>` included, at most as
+    /// many as the scan was asked to record.
     pub urls: Vec<HtmlUrl>,
     /// Index into `urls` of the first `<base>` with an `href`, in the HTML namespace and not
     /// inside `<template>` (HTML standard §4.2.3).
     pub base: Option<usize>,
+    /// How many URLs were found past the number asked for, and not recorded.
+    pub not_recorded: usize,
+    /// The reference of that first `<base href>` when it came past the number asked for (and
+    /// so is not in `urls`): it is still the document's base.
+    pub unrecorded_base: Option<String>,
     /// Set when the document was not tokenized because one tag holds more double-quoted
     /// attribute values than [`MAX_QUOTED_VALUES_PER_TAG`]: the number found in that tag.
     pub not_scanned: Option<usize>,
+}
+
+impl HtmlScan {
+    /// The reference of the document's first `<base href>`, recorded or not; `text` is the
+    /// document that was scanned.
+    pub fn base_reference<'t>(&'t self, text: &'t str) -> Option<&'t str> {
+        match self.base.and_then(|i| self.urls.get(i)) {
+            Some(base) => Some(base.reference(text)),
+            None => self.unrecorded_base.as_deref(),
+        }
+    }
 }
 
 /// The most double-quoted attribute values one tag may hold for the document to be scanned.
@@ -337,14 +370,20 @@ pub(crate) const MAX_QUOTED_VALUES_PER_TAG: usize = 1_000;
 /// one pass, in time linear in its length. A document with a tag of more than
 /// [`MAX_QUOTED_VALUES_PER_TAG`] double-quoted attribute values is not tokenized (see there):
 /// the result is empty, with [`HtmlScan::not_scanned`] set.
-pub(crate) fn scan(html: &str) -> HtmlScan {
+///
+/// At most `max_urls` URLs are recorded; the scan goes on past them, counting the others
+/// ([`HtmlScan::not_recorded`]) and still finding the first `<base href>`.
+pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
     if let Some(count) = too_many_quoted_values(html.as_bytes()) {
         return HtmlScan {
             not_scanned: Some(count),
             ..HtmlScan::default()
         };
     }
-    let mut state = ScanState::default();
+    let mut state = ScanState {
+        max_urls,
+        ..ScanState::default()
+    };
     let emitter = UrlEmitter {
         text: html,
         state: &mut state,
@@ -357,6 +396,8 @@ pub(crate) fn scan(html: &str) -> HtmlScan {
     HtmlScan {
         urls,
         base,
+        not_recorded: state.not_recorded,
+        unrecorded_base: state.unrecorded_base,
         not_scanned: None,
     }
 }
@@ -491,6 +532,17 @@ struct ScanState {
     foreign: Vec<OpenElement>,
     /// What the scan found, in the order found.
     urls: Vec<HtmlUrl>,
+    /// The URLs of the current tag, before they go to `urls` (kept to reuse its allocation).
+    pending: Vec<HtmlUrl>,
+    /// How many URLs `urls` may hold.
+    max_urls: usize,
+    /// How many URLs were found once `urls` was full.
+    not_recorded: usize,
+    /// True once a `<base href>` candidate is in `urls`.
+    has_recorded_base: bool,
+    /// The reference of the first `<base href>` candidate found once `urls` was full, when
+    /// none is in `urls`.
+    unrecorded_base: Option<String>,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -761,8 +813,8 @@ impl ScanState {
                 .find(|kept| kept.name == HTTP_EQUIV)
                 .and_then(|kept| self.value(kept, text))
                 .is_some_and(|v| v.eq_ignore_ascii_case("refresh"));
-        let tag = String::from_utf8_lossy(element_name(&self.tag, namespace));
-        let mut found = Vec::new();
+        let tag = element(element_name(&self.tag, namespace));
+        let mut found = std::mem::take(&mut self.pending);
         for kept in &self.kept {
             let (Some(kind), Some(raw)) = (kept.kind, kept.raw.clone()) else {
                 continue;
@@ -783,17 +835,20 @@ impl ScanState {
                     raw.clone()
                 };
                 found.push(HtmlUrl {
-                    tag: tag.clone().into_owned(),
+                    tag: tag.clone(),
                     attribute: Some(kept.name),
+                    decoded: unless_at(text, &range, reference),
                     range: range.into(),
-                    reference: reference.into_owned(),
                     is_base_candidate,
                     kind,
                     value: Some(raw.clone().into()),
                 });
             });
         }
-        self.urls.append(&mut found);
+        for url in found.drain(..) {
+            self.record(url, text);
+        }
+        self.pending = found;
         if self.tag == b"body" && is_html {
             for kept in &self.kept {
                 if !self.body_names.contains(&kept.name) {
@@ -807,18 +862,204 @@ impl ScanState {
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
         let css = text.get(start..end).unwrap_or_default();
+        let mut found = std::mem::take(&mut self.pending);
         for_each_url(UrlKind::StyleElement, css, |range, reference| {
-            self.urls.push(HtmlUrl {
-                tag: "style".to_owned(),
+            let range = start + range.start..start + range.end;
+            found.push(HtmlUrl {
+                tag: Cow::Borrowed("style"),
                 attribute: None,
-                range: (start + range.start..start + range.end).into(),
-                reference: reference.into_owned(),
+                decoded: unless_at(text, &range, reference),
+                range: range.into(),
                 is_base_candidate: false,
                 kind: UrlKind::StyleElement,
                 value: None,
             });
         });
+        for url in found.drain(..) {
+            self.record(url, text);
+        }
+        self.pending = found;
     }
+
+    /// Adds `url` to `urls` unless it is full; counts it otherwise, keeping the reference of
+    /// the first `<base href>` candidate when none was recorded.
+    fn record(&mut self, url: HtmlUrl, text: &str) {
+        if self.urls.len() < self.max_urls {
+            self.has_recorded_base |= url.is_base_candidate;
+            self.urls.push(url);
+            return;
+        }
+        self.not_recorded += 1;
+        if url.is_base_candidate && !self.has_recorded_base && self.unrecorded_base.is_none() {
+            self.unrecorded_base = Some(url.reference(text).to_owned());
+        }
+    }
+}
+
+/// A URL attribute's name as [`URL_ATTRIBUTES`] spells it, when it is one.
+pub(crate) fn url_attribute_name(name: &str) -> Option<&'static str> {
+    URL_ATTRIBUTES
+        .iter()
+        .find(|row| row.name == name)
+        .map(|row| row.name)
+}
+
+/// `reference` when it differs from the text at `range`, else `None` (see
+/// [`HtmlUrl::reference`]).
+fn unless_at(text: &str, range: &Range<usize>, reference: Cow<'_, str>) -> Option<Box<str>> {
+    if text.get(range.clone()) == Some(reference.as_ref()) {
+        None
+    } else {
+        Some(reference.into_owned().into_boxed_str())
+    }
+}
+
+/// The local names of the elements the scan meets most (the elements of the HTML standard's
+/// index, HTML 4's and the SVG elements of [`URL_ATTRIBUTES`]), sorted by byte value: a URL
+/// record names its element with one of these without allocating.
+const ELEMENT_NAMES: &[&str] = &[
+    "a",
+    "abbr",
+    "acronym",
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "audio",
+    "b",
+    "base",
+    "basefont",
+    "bdi",
+    "bdo",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "canvas",
+    "caption",
+    "center",
+    "cite",
+    "code",
+    "col",
+    "colgroup",
+    "data",
+    "datalist",
+    "dd",
+    "del",
+    "details",
+    "dfn",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "feImage",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "font",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "image",
+    "img",
+    "input",
+    "ins",
+    "isindex",
+    "kbd",
+    "label",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "map",
+    "mark",
+    "menu",
+    "meta",
+    "meter",
+    "nav",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "optgroup",
+    "option",
+    "output",
+    "p",
+    "param",
+    "picture",
+    "pre",
+    "progress",
+    "q",
+    "rp",
+    "rt",
+    "ruby",
+    "s",
+    "samp",
+    "script",
+    "search",
+    "section",
+    "select",
+    "slot",
+    "small",
+    "source",
+    "span",
+    "strike",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "time",
+    "title",
+    "tr",
+    "track",
+    "tt",
+    "u",
+    "ul",
+    "use",
+    "var",
+    "video",
+    "wbr",
+];
+
+/// An element's local name, borrowed from [`ELEMENT_NAMES`] when it is there.
+pub(crate) fn element(name: &[u8]) -> Cow<'static, str> {
+    ELEMENT_NAMES
+        .binary_search_by(|known| known.as_bytes().cmp(name))
+        .ok()
+        .and_then(|i| ELEMENT_NAMES.get(i))
+        .map_or_else(
+            || Cow::Owned(String::from_utf8_lossy(name).into_owned()),
+            |known| Cow::Borrowed(*known),
+        )
 }
 
 /// True for the HTML integration points and MathML text integration points of the HTML
@@ -1172,7 +1413,39 @@ fn refresh_url(value: &str) -> Option<Range<usize>> {
 mod tests {
     use super::*;
 
-    fn refs(scan: &HtmlScan) -> Vec<(String, &str)> {
+    /// A URL of [`Scanned`], its reference taken out of the text.
+    #[derive(Debug)]
+    struct Found {
+        tag: String,
+        attribute: Option<&'static str>,
+        range: ByteRange,
+        reference: String,
+    }
+
+    /// [`super::scan`] without a limit, with each reference taken out of the text.
+    struct Scanned {
+        urls: Vec<Found>,
+        base: Option<usize>,
+    }
+
+    fn scan(html: &str) -> Scanned {
+        let scanned = super::scan(html, usize::MAX);
+        Scanned {
+            urls: scanned
+                .urls
+                .iter()
+                .map(|u| Found {
+                    tag: u.tag.to_string(),
+                    attribute: u.attribute,
+                    range: u.range,
+                    reference: u.reference(html).to_owned(),
+                })
+                .collect(),
+            base: scanned.base,
+        }
+    }
+
+    fn refs(scan: &Scanned) -> Vec<(String, &str)> {
         scan.urls
             .iter()
             .map(|u| {
@@ -1185,7 +1458,7 @@ mod tests {
             .collect()
     }
 
-    fn at<'a>(html: &'a str, url: &HtmlUrl) -> &'a str {
+    fn at<'a>(html: &'a str, url: &Found) -> &'a str {
         &html[url.range.start..url.range.end]
     }
 
@@ -1234,7 +1507,7 @@ mod tests {
         assert_eq!(unclosed.base, None);
     }
 
-    fn scan_str(html: &str) -> HtmlScan {
+    fn scan_str(html: &str) -> Scanned {
         scan(html)
     }
 

@@ -60,6 +60,7 @@ pub struct Options {
     max_header_bytes: usize,
     max_decoded_bytes: usize,
     max_encoded_levels: usize,
+    max_urls: usize,
 }
 
 impl Default for Options {
@@ -73,6 +74,7 @@ impl Default for Options {
             max_header_bytes: 1 << 20,
             max_decoded_bytes: 64 << 20,
             max_encoded_levels: 4,
+            max_urls: 100_000,
         }
     }
 }
@@ -178,6 +180,31 @@ impl Options {
         self
     }
 
+    /// How many URL records one message may have (header and HTML URLs together, in the
+    /// order of [`Report::urls`](crate::Report::urls)). Past it, URLs are no longer recorded,
+    /// and each entity that had more gets a
+    /// [`DiagnosticKind::UrlLimit`](crate::DiagnosticKind::UrlLimit) diagnostic with the number
+    /// left out; everything else goes on as before: the rest of the message is still split,
+    /// every entity and its bases are reported (a `<base href>` past the limit still sets its
+    /// part's base), and other diagnostics still come. [`rewrite`](crate::rewrite()) leaves an
+    /// HTML part that lost URLs to the limit unchanged (rewriting only the URLs that were
+    /// recorded would leave it half rewritten).
+    ///
+    /// A record costs memory (about 100 to 200 bytes with its strings), and a message can
+    /// hold millions of URLs in a few tens of megabytes of HTML: without a bound, memory would
+    /// follow what the message holds rather than its size.
+    ///
+    /// ### Default
+    ///
+    /// 100 000 URL records. Real mail stays far below: a newsletter holds tens to a few
+    /// hundred links, a Wikipedia article saved as MHTML about 900, a very long web page
+    /// saved as MHTML a few thousand. The default leaves a margin of more than ten times that
+    /// while bounding the records of one message to some 20 MB.
+    pub fn with_max_urls(mut self, count: usize) -> Self {
+        self.max_urls = count;
+        self
+    }
+
     /// See [`Options::with_retrieval_url`].
     pub fn retrieval_url(&self) -> Option<&str> {
         self.retrieval_url.as_deref()
@@ -216,5 +243,10 @@ impl Options {
     /// See [`Options::with_max_encoded_levels`].
     pub fn max_encoded_levels(&self) -> usize {
         self.max_encoded_levels
+    }
+
+    /// See [`Options::with_max_urls`].
+    pub fn max_urls(&self) -> usize {
+        self.max_urls
     }
 }

@@ -34,7 +34,7 @@ use std::ops::Range;
 use base64::Engine as _;
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::analyze::{HtmlPart, analyze_in_detail, text_encoding};
+use crate::analyze::{HtmlPart, Keep, analyze_collecting, text_encoding};
 use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
@@ -78,7 +78,7 @@ pub struct Rewritten {
 /// );
 /// ```
 pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
-    let analysis = analyze_in_detail(raw, options, true);
+    let analysis = analyze_collecting(raw, options, Keep::Rewritable);
     let mut report = analysis.report;
     let walk = analysis.walk;
     let message_eol = line_ending(raw, b"\n");
@@ -241,6 +241,9 @@ fn rewrite_part(
             .as_deref()
             .filter(|resolved| !is_thismessage(resolved))
     };
+    if part.urls_not_recorded > 0 {
+        return Err(not_all_recorded(part));
+    }
     let count = part
         .urls
         .iter()
@@ -302,6 +305,9 @@ pub(crate) fn splice_decoded<'a>(
     part: &'a HtmlPart,
     new_value: &dyn Fn(usize) -> Option<&'a str>,
 ) -> Result<(Vec<u8>, Vec<Splice>), String> {
+    if part.urls_not_recorded > 0 {
+        return Err(not_all_recorded(part));
+    }
     if entity.transfer_encoding == TransferEncoding::Unknown {
         return Err("unknown Content-Transfer-Encoding".to_owned());
     }
@@ -342,7 +348,7 @@ pub(crate) fn splice_decoded<'a>(
             .and_then(|i| map.get(i).copied())
     };
     let mut decoded_splices = Vec::with_capacity(edits.len());
-    for (range, text) in &edits {
+    for (range, text) in edits {
         let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
             return Err("text offsets could not be mapped to the body's bytes".to_owned());
         };
@@ -357,15 +363,28 @@ pub(crate) fn splice_decoded<'a>(
                 part.encoding.name()
             ));
         }
-        let (encoded, _, _) = part.encoding.encode(text);
+        // The new text's own bytes when the charset writes it as UTF-8 (no copy).
+        let bytes = match part.encoding.encode(&text) {
+            (Cow::Owned(encoded), _, _) => encoded,
+            (Cow::Borrowed(_), _, _) => text.into_bytes(),
+        };
         decoded_splices.push(Splice {
             range: start..end,
-            bytes: encoded.into_owned(),
+            bytes,
         });
     }
     let new = apply(&decoded, &decoded_splices);
     read_back(&new, entity, part, new_value)?;
     Ok((new, decoded_splices))
+}
+
+/// Why a part that lost URLs to [`Options::with_max_urls`] is left as it was: changing only
+/// the URLs that were recorded would leave it half rewritten.
+fn not_all_recorded(part: &HtmlPart) -> String {
+    format!(
+        "{} of its URLs were not recorded (the message has more URLs than the limit), and it is not rewritten in part",
+        part.urls_not_recorded
+    )
 }
 
 /// Whether `reference` (as written, white space trimmed) refers to the document it stands in
@@ -390,16 +409,18 @@ fn read_back<'a>(
 ) -> Result<(), String> {
     let (encoding, _) = text_encoding(new, &entity.content_type);
     let (text, _) = encoding.decode_without_bom_handling(new);
-    let found = html::scan(&text);
+    // One more than expected is enough to tell a different count.
+    let found = html::scan(&text, part.urls.len().saturating_add(1));
     let expected = part.urls.iter().map(|(url, record)| {
-        resolved_of(*record).map_or(url.reference.as_str(), |resolved| resolved)
+        resolved_of(*record).map_or(url.reference(&part.text), |resolved| resolved)
     });
     if found.urls.len() == part.urls.len()
+        && found.not_recorded == 0
         && found
             .urls
             .iter()
             .zip(expected)
-            .all(|(url, expected)| url.reference == expected)
+            .all(|(url, expected)| url.reference(&text) == expected)
     {
         Ok(())
     } else {

@@ -150,7 +150,11 @@ pub enum ScanErrorKind {
     /// error in the middle of an mbox file).
     Read,
     /// `too_large`: the message is larger than the size limit (`--max-message-bytes`); it was
-    /// not held in memory, and `length` gives its size.
+    /// not held in memory. `length` gives its size in bytes when it was known or counted (a
+    /// regular file, whose size is known before it is read; a message of an mbox file, whose
+    /// bytes are counted up to the next message), and is `null` for one message read from
+    /// a stream (standard input, a FIFO, a device), which is not read past the limit since it
+    /// may never end (`/dev/zero`).
     TooLarge,
     /// `internal`: analyzing the message failed inside mimebase (a bug: please report it with
     /// the message).

@@ -30,7 +30,7 @@ pub fn html_texts(raw: &[u8]) -> Vec<String> {
 
 /// Scans one decoded HTML text; returns the number of URLs found.
 pub fn scan_html(text: &str) -> usize {
-    crate::html::scan(text).urls.len()
+    crate::html::scan(text, usize::MAX).urls.len()
 }
 
 /// The bodies of `raw`'s quoted-printable parts, still encoded.

@@ -180,7 +180,19 @@ fn other_long_tags_and_many_tags_are_scanned_on_a_small_stack() {
             .collect();
         assert!(resolved.contains(&"http://example.com/in.html"));
     }
+    // 100,000 links and the Content-Base field: one more than the default limit on URL
+    // records, so the last link is counted but not recorded.
     let tags = "<a href=\"x.html\">x</a>".repeat(100_000);
     let report = run_on_small_stack(html_message(&tags));
-    assert_eq!(report.urls.len(), 100_001);
+    assert_eq!(report.urls.len(), 100_000);
+    let limits: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::UrlLimit)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        limits,
+        ["1 URLs of the body are not recorded: the message has more than 100000 URLs"]
+    );
 }

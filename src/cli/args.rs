@@ -29,6 +29,10 @@ Examples:
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Show the tree: each part's type, base, where the base came from, and its URLs.
+    ///
+    /// An mbox input (one whose first bytes are `From `) is split into its messages, each a
+    /// tree of its own headed `== FILE`, or `== FILE at byte OFFSET` for every message after
+    /// the first (OFFSET: the byte offset of its `From ` line).
     #[command(after_help = "\
 Examples:
   mimebase inspect message.eml
@@ -39,7 +43,10 @@ Text output escapes control characters: see `mimebase urls --help`.")]
     Inspect(InspectArgs),
     /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
     /// is empty when the URL could not be resolved. With more than one input, each line
-    /// starts with the input's name and a tab.
+    /// starts with the input's name and a tab; for a message of an mbox after the first,
+    /// the name is followed by `:OFFSET` (the byte offset of its `From ` line, as `grep -b`
+    /// writes it). An mbox input (one whose first bytes are `From `) is split into its
+    /// messages, each resolved against its own bases.
     ///
     /// Text output is escaped so that no control character reaches the terminal and every
     /// line reads back unambiguously, with the escapes of a Rust string literal: `\\` for a
@@ -201,6 +208,9 @@ pub(crate) struct ExtractArgs {
     pub force: bool,
 
     #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
     pub resolution: ResolutionArgs,
 }
 
@@ -221,6 +231,9 @@ pub(crate) struct RewriteArgs {
     /// untouched when nothing changes.
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub in_place: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
@@ -288,12 +301,27 @@ impl From<ResolverArg> for Resolver {
 /// The inputs of `inspect` and `urls`, and the options every command shares.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
-    /// Messages to read; `-` (or none at all) reads standard input.
+    /// Messages or mbox files to read; `-` (or none at all) reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
     #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+/// `--max-message-bytes`: how much of any input every command that reads messages reads.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LimitArgs {
+    /// A message larger than this is reported as a `too_large` error and not read into
+    /// memory, whatever the input is (a file, standard input, a FIFO, a device such as
+    /// /dev/zero: none is read past the limit); the next message of an mbox file, and the
+    /// next input, are still read. In bytes, or with a suffix as GNU coreutils reads them:
+    /// K, M, G (or KiB, MiB, GiB) for 1024, 1024², 1024³; KB, MB, GB for 1000, 1000², 1000³.
+    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_bytes, help_heading = "Input")]
+    pub max_message_bytes: u64,
 }
 
 /// `--retrieval-url`, `--resolver`, `--profile`: how every command that reads messages finds
@@ -374,12 +402,8 @@ pub(crate) struct ScanArgs {
     )]
     pub null: bool,
 
-    /// A message larger than this is reported as a `too_large` error and not read into
-    /// memory; the rest of an mbox file goes on. In bytes, or with a suffix as GNU coreutils
-    /// reads them: K, M, G (or KiB, MiB, GiB) for 1024, 1024², 1024³; KB, MB, GB for 1000,
-    /// 1000², 1000³.
-    #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_bytes, help_heading = "Input")]
-    pub max_message_bytes: u64,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// How many messages are analyzed at once, each on a thread of its own [default: the
     /// number of available cores]. The output order is the input order whatever N is.

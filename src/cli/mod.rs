@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use args::{Args, Command, InputArgs, ManArgs, ResolveArgs, RewriteArgs};
-use mimebase::analyze;
+use mimebase::mailbox::{self, Found, Input, Message, Opened};
 use output::escape;
 
 /// Exit code: some input could not be read or analyzed; the others were processed.
@@ -77,9 +77,19 @@ fn usage_error(message: &str) -> ! {
         .exit()
 }
 
-/// `mimebase inspect` and `mimebase urls`: each input in turn, printed as it is analyzed.
+/// `mimebase inspect` and `mimebase urls`: each input in turn, and each message of an mbox
+/// input in turn, printed as it is analyzed.
+///
+/// Inputs are opened by the library's [`mailbox::open`], the reader `scan` uses: an input
+/// whose first five bytes are `From ` (a file, or standard input) is an mbox and is split
+/// into its messages; no input (a file, standard input, a FIFO, a device) is read past
+/// `--max-message-bytes` for one message. A message that cannot be read or is over the limit
+/// is named on stderr (with `at byte N` for a message of an mbox file) and in an `error`
+/// record for `--json`, and the next message, then the next input, is read; the exit code is
+/// then 1.
 fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
     let options = inputs.resolution.options();
+    let limit = inputs.limits.max_message_bytes;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;
@@ -90,27 +100,43 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
         &inputs.files[..]
     };
     for file in files {
-        let name = file.display().to_string();
-        let written = match read_input(file) {
-            Ok(raw) => printer.report(&mut out, &name, &analyze(&raw, &options)),
-            Err(error) => {
-                eprintln!(
-                    "mimebase: {}: {}",
-                    escape(&name),
-                    escape(&error.to_string())
-                );
-                failed = true;
-                printer.error(&mut out, &name, &error)
+        for message in messages(file, limit) {
+            let Message { source, input } = message;
+            let offset = output::mbox_offset(&source);
+            let written = match input {
+                Input::Bytes(raw) => printer.message(&mut out, &source.path, offset, raw, &options),
+                Input::Error(kind, message) => {
+                    eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
+                    failed = true;
+                    printer.error(&mut out, &source, kind, &message)
+                }
+            };
+            if let Err(error) = written.and_then(|()| out.flush()) {
+                return write_failed(&error);
             }
-        };
-        if let Err(error) = written.and_then(|()| out.flush()) {
-            return write_failed(&error);
         }
     }
     if failed {
         ExitCode::from(EXIT_INPUT_FAILED)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The messages of the input `file` (`-`: standard input), as [`mailbox::open`] reads them:
+/// one, or those of an mbox, each read up to `limit` bytes; a failure is a message too.
+fn messages(file: &Path, limit: u64) -> Box<dyn Iterator<Item = Message> + Send> {
+    let found = if file == Path::new("-") {
+        Found::Stdin
+    } else {
+        Found::File {
+            path: file.to_path_buf(),
+            in_maildir: false,
+        }
+    };
+    match mailbox::open(found, limit) {
+        Opened::One(message) => Box::new(std::iter::once(message)),
+        Opened::Many(messages) => messages,
     }
 }
 

@@ -28,8 +28,8 @@ use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
-use mimebase::scan::{ScanErrorKind, ScanLine, Source};
-use mimebase::{BaseRecord, BaseSource, PartId, Report, Unresolved, UrlRecord};
+use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
+use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Unresolved, UrlRecord};
 
 use super::args::ColorArg;
 
@@ -97,40 +97,91 @@ pub(crate) enum Printer {
 }
 
 impl Printer {
-    /// Prints the report of the input `name`.
+    /// Analyzes the message `raw` of the input `name` and prints it (`offset` as for
+    /// [`Printer::report`]): `urls` writes each URL as the analysis makes it
+    /// ([`mimebase::analyze_streaming`]), so that the records of a message are never all held
+    /// at once; `inspect` prints the whole report.
+    pub(crate) fn message(
+        &self,
+        out: &mut dyn Write,
+        name: &str,
+        offset: Option<u64>,
+        raw: Vec<u8>,
+        options: &Options,
+    ) -> io::Result<()> {
+        let mut written = Ok(());
+        let mut each = |url: &UrlRecord| -> io::Result<()> {
+            match *self {
+                Printer::Urls {
+                    with_filename,
+                    terminator,
+                } => url_line(
+                    out,
+                    with_filename.then_some((name, offset)),
+                    terminator,
+                    url,
+                ),
+                Printer::UrlsJson => url_json(out, name, offset, url),
+                Printer::Inspect { .. } | Printer::InspectJson => Ok(()),
+            }
+        };
+        match self {
+            Printer::Urls { .. } | Printer::UrlsJson => {
+                // After a failed write the analysis runs to its end, writing nothing more.
+                mimebase::analyze_streaming(&raw, options, |url| {
+                    if written.is_ok() {
+                        written = each(&url);
+                    }
+                });
+                written
+            }
+            Printer::Inspect { .. } | Printer::InspectJson => {
+                let report = mimebase::analyze(&raw, options);
+                // The message is not needed to print its report.
+                drop(raw);
+                self.report(out, name, offset, &report)
+            }
+        }
+    }
+
+    /// Prints the report of a message of the input `name`; `offset`: for a message of an
+    /// mbox file, the byte offset of its `From ` line (see [`mbox_offset`]).
     pub(crate) fn report(
         &self,
         out: &mut dyn Write,
         name: &str,
+        offset: Option<u64>,
         report: &Report,
     ) -> io::Result<()> {
         match *self {
-            Printer::Inspect { color } => inspect(out, name, report, &Palette::new(color)),
-            Printer::InspectJson => inspect_json(out, name, report),
+            Printer::Inspect { color } => inspect(out, name, offset, report, &Palette::new(color)),
+            Printer::InspectJson => inspect_json(out, name, offset, report),
             Printer::Urls {
                 with_filename,
                 terminator,
-            } => urls(out, with_filename.then_some(name), terminator, report),
-            Printer::UrlsJson => urls_json(out, name, report),
+            } => urls(
+                out,
+                with_filename.then_some((name, offset)),
+                terminator,
+                report,
+            ),
+            Printer::UrlsJson => urls_json(out, name, offset, report),
         }
     }
 
-    /// Prints what is printed for an input that could not be read: an `error` record in
-    /// JSON, the same record as `scan` writes; nothing in text (stderr has the diagnostic).
+    /// Prints what is printed for an input or a message that could not be read (an I/O
+    /// error, a message over the size limit): an `error` record in JSON, the same record as
+    /// `scan` writes; nothing in text (stderr has the diagnostic).
     pub(crate) fn error(
         &self,
         out: &mut dyn Write,
-        name: &str,
-        error: &io::Error,
+        source: &Source,
+        kind: ScanErrorKind,
+        message: &str,
     ) -> io::Result<()> {
         match self {
             Printer::InspectJson | Printer::UrlsJson => {
-                let source = Source::unknown(name);
-                let message = error.to_string();
-                serde_json::to_writer(
-                    &mut *out,
-                    &ScanLine::error(&source, ScanErrorKind::Read, &message),
-                )?;
+                serde_json::to_writer(&mut *out, &ScanLine::error(source, kind, message))?;
                 writeln!(out)
             }
             Printer::Inspect { .. } | Printer::Urls { .. } => Ok(()),
@@ -138,43 +189,109 @@ impl Printer {
     }
 }
 
-/// `mimebase inspect --json`: one [`MessageLine`] per input.
-fn inspect_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, &MessageLine { path: name, report })?;
+/// The offset that names a message in `inspect` and `urls` output: that of a message of an
+/// mbox file after the first; `None` for a message at the start of its file (a file that is
+/// one message, the first message of an mbox), which the input's name alone names. So the
+/// output for a file holding one message is the same whether or not it starts with an mbox
+/// `From ` line (as the messages of many archives do), and a reader takes a missing offset
+/// as 0.
+pub(crate) fn mbox_offset(source: &Source) -> Option<u64> {
+    match source.format {
+        Some(Format::Mbox) => source.offset.filter(|&offset| offset > 0),
+        _ => None,
+    }
+}
+
+/// How stderr names where a failure happened, as `scan` does: the input's name, followed by
+/// `at byte N` for a message of an mbox file (the first one included, since the failure
+/// concerns one message of several), escaped.
+pub(crate) fn place(source: &Source) -> String {
+    match (source.format, source.offset) {
+        (Some(Format::Mbox), Some(offset)) => format!("{} at byte {offset}", escape(&source.path)),
+        _ => escape(&source.path).into_owned(),
+    }
+}
+
+/// `mimebase inspect --json`: one [`MessageLine`] per message.
+fn inspect_json(
+    out: &mut dyn Write,
+    name: &str,
+    offset: Option<u64>,
+    report: &Report,
+) -> io::Result<()> {
+    let line = MessageLine {
+        path: name,
+        offset,
+        report,
+    };
+    serde_json::to_writer(&mut *out, &line)?;
     writeln!(out)
 }
 
 /// `mimebase urls --json`: one [`UrlLine`] per URL.
-fn urls_json(out: &mut dyn Write, name: &str, report: &Report) -> io::Result<()> {
-    for url in &report.urls {
-        serde_json::to_writer(&mut *out, &UrlLine { path: name, url })?;
-        writeln!(out)?;
-    }
-    Ok(())
+fn urls_json(
+    out: &mut dyn Write,
+    name: &str,
+    offset: Option<u64>,
+    report: &Report,
+) -> io::Result<()> {
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_json(out, name, offset, url))
+}
+
+/// One [`UrlLine`] of `mimebase urls --json`.
+fn url_json(
+    out: &mut dyn Write,
+    name: &str,
+    offset: Option<u64>,
+    url: &UrlRecord,
+) -> io::Result<()> {
+    let line = UrlLine {
+        path: name,
+        offset,
+        url,
+    };
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)
 }
 
 /// `mimebase urls`: one line per URL, `resolved<TAB>reference` (the first column empty when
-/// unresolved), after `name<TAB>` when given, each field [`escape`]d so that a tab or a line
+/// unresolved), after `name<TAB>` when given (`name:offset<TAB>` for a message of an mbox
+/// file, as `grep -b` writes a byte offset), each field [`escape`]d so that a tab or a line
 /// break inside one cannot be mistaken for a separator.
 fn urls(
     out: &mut dyn Write,
-    name: Option<&str>,
+    name: Option<(&str, Option<u64>)>,
     terminator: u8,
     report: &Report,
 ) -> io::Result<()> {
-    for url in &report.urls {
-        if let Some(name) = name {
-            write!(out, "{}\t", escape(name))?;
-        }
-        write!(
-            out,
-            "{}\t{}",
-            escape(url.resolved.as_deref().unwrap_or_default()),
-            escape(&url.reference)
-        )?;
-        out.write_all(&[terminator])?;
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_line(out, name, terminator, url))
+}
+
+/// One line of `mimebase urls` (see [`urls`]).
+fn url_line(
+    out: &mut dyn Write,
+    name: Option<(&str, Option<u64>)>,
+    terminator: u8,
+    url: &UrlRecord,
+) -> io::Result<()> {
+    match name {
+        Some((name, Some(offset))) => write!(out, "{}:{offset}\t", escape(name))?,
+        Some((name, None)) => write!(out, "{}\t", escape(name))?,
+        None => {}
     }
-    Ok(())
+    write!(
+        out,
+        "{}\t{}",
+        escape(url.resolved.as_deref().unwrap_or_default()),
+        escape(&url.reference)
+    )?;
+    out.write_all(&[terminator])
 }
 
 /// The styles of the `inspect` tree; all plain without colour.
@@ -222,6 +339,9 @@ fn paint(style: Style, text: &str) -> String {
 /// A URL that names an entity of the same message ends with `  -> part 2 (cid)`: the entity
 /// and how it was matched (`cid`, `mid` or `content-location`).
 ///
+/// The heading names the input, and for a message of an mbox file after the first the byte
+/// offset of its `From ` line: `== archive.mbox at byte 1234`.
+///
 /// ```text
 /// == samples/nested.eml
 /// HEADER  multipart/mixed
@@ -230,8 +350,18 @@ fn paint(style: Style, text: &str) -> String {
 ///     base  http://example.com/news/  (inherited from HEADER)
 ///     html:a@href  today.html  ->  http://example.com/news/today.html
 /// ```
-fn inspect(out: &mut dyn Write, name: &str, report: &Report, palette: &Palette) -> io::Result<()> {
-    writeln!(out, "{}", paint(palette.heading, &format!("== {name}")))?;
+fn inspect(
+    out: &mut dyn Write,
+    name: &str,
+    offset: Option<u64>,
+    report: &Report,
+    palette: &Palette,
+) -> io::Result<()> {
+    let heading = match offset {
+        Some(offset) => format!("== {name} at byte {offset}"),
+        None => format!("== {name}"),
+    };
+    writeln!(out, "{}", paint(palette.heading, &heading))?;
     for diagnostic in report.diagnostics.iter().filter(|d| d.part.is_none()) {
         writeln!(
             out,

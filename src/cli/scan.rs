@@ -70,7 +70,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         progress,
     };
     let started = Instant::now();
-    let limit = args.max_message_bytes;
+    let limit = args.limits.max_message_bytes;
     let written = if jobs <= 1 {
         sequential(walker, limit, &options, &mut sink)
     } else {

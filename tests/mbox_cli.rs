@@ -1,0 +1,333 @@
+//! mbox files and size limits in every command, through the `mimebase` binary as a user runs
+//! it: an mbox is split into its messages by the one splitter of `mimebase::mailbox`, and no
+//! input is read past `--max-message-bytes`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use pretty_assertions::assert_eq;
+
+fn mimebase(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+const TWO: &str = "samples/two.mbox";
+
+fn two_mbox() -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(TWO)).unwrap()
+}
+
+/// The byte offset of the second message's `From ` line, found in the file itself.
+fn second_offset(mbox: &[u8]) -> usize {
+    mbox.windows(7).position(|w| w == b"\n\nFrom ").unwrap() + 2
+}
+
+#[test]
+fn urls_gives_each_message_of_an_mbox_its_own_base() {
+    for stdin in [false, true] {
+        let output = if stdin {
+            mimebase(&["urls"], &two_mbox())
+        } else {
+            mimebase(&["urls", TWO], b"")
+        };
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = stdout(&output);
+        let links: Vec<&str> = text.lines().filter(|l| l.ends_with("\ttwo.html")).collect();
+        assert_eq!(
+            links,
+            [
+                "http://first.example/two.html\ttwo.html",
+                "http://second.example/two.html\ttwo.html"
+            ],
+            "stdin: {stdin}"
+        );
+    }
+}
+
+#[test]
+fn urls_names_each_message_by_its_offset_with_the_file_name() {
+    let second = second_offset(&two_mbox());
+    let output = mimebase(&["urls", "-H", TWO], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    // The first message starts the file: its name alone names it, as for a file that is one
+    // message.
+    assert!(
+        text.lines()
+            .any(|l| l == "samples/two.mbox\thttp://first.example/two.html\ttwo.html"),
+        "{text}"
+    );
+    let expected = format!("samples/two.mbox:{second}\thttp://second.example/two.html\ttwo.html");
+    assert!(text.lines().any(|l| l == expected), "{text}");
+    // A file that is one message keeps its name alone.
+    let output = mimebase(&["urls", "-H", "samples/basestriker.eml"], b"");
+    assert!(
+        stdout(&output)
+            .lines()
+            .all(|l| l.starts_with("samples/basestriker.eml\t"))
+    );
+}
+
+#[test]
+fn json_records_carry_the_offset_of_an_mbox_message_only() {
+    let second = second_offset(&two_mbox()) as u64;
+    let output = mimebase(&["urls", "--json", TWO, "samples/basestriker.eml"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let records = json_lines(&output);
+    let links: Vec<(serde_json::Value, String)> = records
+        .iter()
+        .filter(|r| r["reference"] == "two.html")
+        .map(|r| {
+            (
+                r["offset"].clone(),
+                r["resolved"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        links,
+        [
+            (
+                serde_json::Value::Null,
+                "http://first.example/two.html".to_owned()
+            ),
+            (second.into(), "http://second.example/two.html".to_owned())
+        ]
+    );
+    for record in &records {
+        let second_message = record["path"] == TWO && record["offset"] == second;
+        assert_eq!(record.get("offset").is_some(), second_message, "{record}");
+    }
+
+    let output = mimebase(&["inspect", "--json", TWO], b"");
+    let records = json_lines(&output);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].get("offset"), None);
+    assert_eq!(records[1]["offset"], second);
+    assert_eq!(
+        records[1]["entities"][0]["base"]["url"],
+        "http://second.example/"
+    );
+}
+
+#[test]
+fn inspect_shows_each_message_of_an_mbox_under_its_own_heading() {
+    let second = second_offset(&two_mbox());
+    let output = mimebase(&["inspect", TWO], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("== ")).collect();
+    assert_eq!(
+        headings,
+        [
+            "== samples/two.mbox".to_owned(),
+            format!("== samples/two.mbox at byte {second}")
+        ]
+    );
+    let second_part = text.split("at byte ").nth(1).unwrap();
+    assert!(second_part.contains("base  http://second.example/  (header:Content-Base)"));
+    assert!(!second_part.contains("first.example"));
+}
+
+/// A message of `size` bytes with one link.
+fn message_of(size: usize) -> Vec<u8> {
+    let mut message =
+        b"Content-Type: text/html\nContent-Base: http://big.example/\n\n<a href=\"x.html\">"
+            .to_vec();
+    message.resize(size, b'.');
+    message
+}
+
+fn workdir() -> tempfile::TempDir {
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target).unwrap();
+    tempfile::tempdir_in(target).unwrap()
+}
+
+#[test]
+fn a_message_over_the_limit_is_too_large_and_the_next_input_is_read() {
+    let dir = workdir();
+    let big = dir.path().join("big.eml");
+    let small = dir.path().join("small.eml");
+    std::fs::write(&big, message_of(3000)).unwrap();
+    std::fs::write(&small, message_of(2000)).unwrap();
+    let (big, small) = (big.to_str().unwrap(), small.to_str().unwrap());
+    for command in ["urls", "inspect"] {
+        let output = mimebase(
+            &[command, "--json", "--max-message-bytes", "2K", big, small],
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(1), "{command}");
+        let records = json_lines(&output);
+        assert_eq!(records[0]["type"], "error");
+        assert_eq!(records[0]["kind"], "too_large");
+        assert_eq!(records[0]["path"], big);
+        assert_eq!(records[0]["length"], 3000);
+        assert!(records[1..].iter().all(|r| r["path"] == small));
+        assert!(records.len() > 1, "{command}: the next input is read");
+        let errors = stderr(&output);
+        assert!(
+            errors.contains(&format!(
+                "mimebase: {big}: the message has 3000 bytes, more than the limit of 2048"
+            )),
+            "{errors}"
+        );
+    }
+    // The same message from standard input, whose size is not known beforehand.
+    let output = mimebase(&["urls", "--max-message-bytes", "2K"], &message_of(3000));
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(stderr(&output).contains("more than 2048 bytes"));
+    let output = mimebase(&["urls", "--max-message-bytes", "2K"], &message_of(2048));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).contains("http://big.example/x.html\tx.html"));
+}
+
+#[test]
+fn a_message_of_an_mbox_over_the_limit_does_not_cost_the_others() {
+    let mut mbox = b"From a\n".to_vec();
+    mbox.extend(message_of(3000));
+    mbox.extend(b"\n\n");
+    let second = mbox.len();
+    mbox.extend(b"From b\n");
+    mbox.extend(
+        two_mbox()
+            .split(|&b| b == b'\n')
+            .skip(1)
+            .take(5)
+            .flat_map(|l| [l, b"\n"].concat()),
+    );
+    mbox.extend(b"\n<a href=\"two.html\">\n");
+    for stdin in [false, true] {
+        let dir = workdir();
+        let path = dir.path().join("m.mbox");
+        std::fs::write(&path, &mbox).unwrap();
+        let path = path.to_str().unwrap();
+        let args = ["urls", "--json", "--max-message-bytes", "2K"];
+        let output = if stdin {
+            mimebase(&args, &mbox)
+        } else {
+            mimebase(&[&args[..], &[path]].concat(), b"")
+        };
+        assert_eq!(output.status.code(), Some(1));
+        let records = json_lines(&output);
+        assert_eq!(records[0]["kind"], "too_large", "stdin: {stdin}");
+        // The error record is scan's: all four source fields.
+        assert_eq!(
+            (records[0]["format"].as_str(), records[0]["offset"].as_u64()),
+            (Some("mbox"), Some(0))
+        );
+        let last = records.last().unwrap();
+        assert_eq!(last["offset"], second);
+        assert_eq!(last["resolved"], "http://first.example/two.html");
+        assert!(stderr(&output).contains(" at byte 0: the message has "));
+    }
+}
+
+#[test]
+fn dev_zero_ends_promptly_with_too_large() {
+    if !Path::new("/dev/zero").exists() {
+        eprintln!("skipped: no /dev/zero on this system");
+        return;
+    }
+    // As the issue ran it: the default limit (64 MiB), then a small one with another input.
+    let output = mimebase(&["inspect", "/dev/zero"], b"");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("/dev/zero: the message has more than 67108864 bytes"),
+        "{}",
+        stderr(&output)
+    );
+    for command in ["inspect", "urls"] {
+        let output = mimebase(
+            &[
+                command,
+                "--json",
+                "--max-message-bytes",
+                "2K",
+                "/dev/zero",
+                TWO,
+            ],
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(1));
+        let records = json_lines(&output);
+        assert_eq!(records[0]["kind"], "too_large");
+        assert_eq!(records[0]["length"], serde_json::Value::Null);
+        assert!(records.iter().skip(1).all(|r| r["path"] == TWO));
+        assert!(records.len() > 1);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_fifo_is_read_up_to_the_limit() {
+    let dir = workdir();
+    let fifo = dir.path().join("endless");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    // The writer writes until the reader closes the FIFO (a broken pipe ends it).
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut file = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let chunk = vec![b'a'; 64 << 10];
+            while file.write_all(&chunk).is_ok() {}
+        })
+    };
+    let output = mimebase(
+        &["urls", "--max-message-bytes", "2K", fifo.to_str().unwrap()],
+        b"",
+    );
+    // Should mimebase not have opened the FIFO, the writer still waits for a reader: open
+    // it without blocking and close it, so that the writer ends either way.
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        const O_NONBLOCK: i32 = 0o4000;
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(O_NONBLOCK)
+            .open(&fifo);
+    }
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("the message has more than 2048 bytes"),
+        "{}",
+        stderr(&output)
+    );
+}
