@@ -691,7 +691,7 @@ impl ScanState {
         let needs_decoding = raw
             .as_ref()
             .and_then(|raw| text.as_bytes().get(raw.clone()))
-            .is_some_and(|raw| raw.iter().any(|&b| b == b'&' || b == b'\0'));
+            .is_some_and(|raw| memchr::memchr2(b'&', b'\0', raw).is_some());
         let decoded = if needs_decoding {
             self.collecting = true;
             Some(self.values.len()..self.values.len())
