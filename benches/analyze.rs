@@ -10,9 +10,9 @@
 //! ratio of their throughputs is the one the performance issue sets, >= 1.3x), then the stages
 //! of `analyze` one by one (`stage_*`): splitting the MIME structure with the header fields;
 //! that plus undoing the transfer encodings and charsets of the HTML parts; the HTML scan alone
-//! over the decoded texts; the NDJSON line of ready reports (serialized by sonic-rs, as `scan` does); and three quoted-printable
-//! decoders over the corpus's quoted-printable bodies (ours, mail-parser's, the
-//! `quoted_printable` crate's). What `analyze_all` spends beyond the stages is base
+//! over the decoded texts; the NDJSON line of ready reports (serialized by sonic-rs, as `scan`
+//! does); and three quoted-printable decoders over the corpus's quoted-printable bodies (ours,
+//! mail-parser's, the `quoted_printable` crate's). What `analyze_all` spends beyond the stages is base
 //! precedence, header URLs and URL resolution.
 //!
 //! Before the timings, the bench counts heap allocations (calls to `alloc` and `realloc` of
