@@ -66,6 +66,9 @@ class Url:
     @property
     def unresolved_reason(self) -> Optional[Literal["no_base", "resolver_error"]]: ...
     @property
+    def error(self) -> Optional[str]:
+        """When unresolved_reason is "resolver_error": the resolver's message saying why."""
+    @property
     def base(self) -> Optional[str]:
         """The base URL it was resolved against."""
     @property

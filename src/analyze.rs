@@ -1,6 +1,8 @@
-//! The one-call entry point: raw message bytes and [`Options`] in, [`Report`] out.
+//! The one-call entry point: raw message bytes and [`Options`] in, [`Report`] out; and
+//! [`analyze_streaming`], which hands each URL record to the caller as it is made.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
@@ -13,6 +15,7 @@ use crate::report::{
     BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Unresolved, UrlRecord,
     UrlSource,
 };
+use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
 use crate::url::{ResolveError, Resolver, has_scheme};
 
@@ -39,7 +42,50 @@ use crate::url::{ResolveError, Resolver, has_scheme};
 /// assert_eq!(report.urls[1].resolved.as_deref(), Some("http://www.ics.uci.edu/Test/a/x"));
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
-    analyze_in_detail(raw, options, false).report
+    let mut urls = Vec::new();
+    let mut report = analyze_streaming(raw, options, |url| urls.push(url));
+    report.urls = urls;
+    report
+}
+
+/// [`analyze`], handing each URL record to `on_url` as soon as it is made instead of
+/// collecting them: the returned [`Report`] has every entity and diagnostic, and an empty
+/// [`urls`](Report::urls).
+///
+/// `on_url` is called in the order of [`Report::urls`] (document order of entities; within
+/// one entity header URLs first, then HTML URLs in document order), before the entities that
+/// follow are analyzed, so that a caller can write each URL out and let it go: memory then
+/// follows the message, not the number of URLs in it. Each record is complete when handed
+/// over, [`target`](UrlRecord::target) included: the header-level bases and the
+/// `Content-Location`s of every entity are worked out before the first URL.
+///
+/// # Errors
+///
+/// None, as for [`analyze`].
+///
+/// # Example
+///
+/// ```
+/// let message = b"Content-Base: http://example.com/dir/\r\n\
+///                 Content-Type: text/html\r\n\r\n<a href=\"a.html\">a</a><a href=\"b.html\">b</a>";
+/// let mut resolved = Vec::new();
+/// let report = mimebase::analyze_streaming(message, &mimebase::Options::new(), |url| {
+///     resolved.push(url.resolved.unwrap_or_default());
+/// });
+/// assert_eq!(resolved, [
+///     "http://example.com/dir/",
+///     "http://example.com/dir/a.html",
+///     "http://example.com/dir/b.html",
+/// ]);
+/// assert!(report.urls.is_empty());
+/// assert_eq!(report.entities.len(), 1);
+/// ```
+pub fn analyze_streaming(
+    raw: &[u8],
+    options: &Options,
+    mut on_url: impl FnMut(UrlRecord),
+) -> Report {
+    analyze_in_detail(raw, options, Keep::Nothing, &mut on_url).report
 }
 
 /// [`analyze`], and the decoded text of every HTML part it scanned: what the byte ranges of
@@ -71,7 +117,7 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
 /// assert_eq!(url.reference, "http://x/&y");
 /// ```
 pub fn analyze_with_html_text(raw: &[u8], options: &Options) -> (Report, Vec<HtmlText>) {
-    let analysis = analyze_in_detail(raw, options, true);
+    let analysis = analyze_collecting(raw, options, Keep::All);
     let texts = analysis
         .html
         .into_iter()
@@ -105,6 +151,18 @@ pub(crate) struct HtmlPart {
     pub urls: Vec<(html::HtmlUrl, usize)>,
 }
 
+/// Which scanned HTML parts [`analyze_in_detail`] keeps, with their text and URLs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// None.
+    Nothing,
+    /// Every one.
+    All,
+    /// Those that can be rewritten: a part that lost URLs to [`Options::with_max_urls`] is
+    /// kept without its text and URLs, which nothing reads.
+    Rewritable,
+}
+
 /// The report and what was learnt on the way to it.
 pub(crate) struct Analysis {
     pub report: Report,
@@ -113,59 +171,127 @@ pub(crate) struct Analysis {
     pub html: Vec<HtmlPart>,
 }
 
-/// [`analyze`], keeping the entity walk and, when `keep_html`, the decoded text and URLs of
-/// every HTML part.
-pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) -> Analysis {
+/// [`analyze_in_detail`] with the URL records collected into the report.
+pub(crate) fn analyze_collecting(raw: &[u8], options: &Options, keep: Keep) -> Analysis {
+    let mut urls = Vec::new();
+    let mut analysis = analyze_in_detail(raw, options, keep, &mut |url| urls.push(url));
+    analysis.report.urls = urls;
+    analysis
+}
+
+/// Where URL records go as they are made, and what the URLs of one message share.
+struct Sink<'a> {
+    on_url: &'a mut dyn FnMut(UrlRecord),
+    linker: Linker<'a>,
+    /// How many records were handed on: the index in [`Report::urls`] of the next one.
+    emitted: usize,
+    /// What is left of [`Options::with_max_urls`].
+    url_budget: usize,
+    /// `cid:` URLs naming no entity, reported after every other diagnostic.
+    unmatched: Vec<Diagnostic>,
+}
+
+impl Sink<'_> {
+    /// Links `url` (found in entity `at`) to the entity it names, if any, and hands it on.
+    fn emit(&mut self, mut url: UrlRecord, at: usize) {
+        self.linker.link(&mut url, at, &mut self.unmatched);
+        (self.on_url)(url);
+        self.emitted += 1;
+    }
+}
+
+/// [`analyze`], handing each URL record to `on_url` (the report's `urls` stay empty), keeping
+/// the entity walk and, as `keep` says, the decoded text and URLs of the HTML parts.
+pub(crate) fn analyze_in_detail(
+    raw: &[u8],
+    options: &Options,
+    keep: Keep,
+    on_url: &mut dyn FnMut(UrlRecord),
+) -> Analysis {
     let mut diagnostics = Vec::new();
     let walk = mime::split(raw, options, &mut diagnostics);
-    let retrieval = base::retrieval_base(options, &mut diagnostics);
-    let mut records: Vec<EntityRecord> = Vec::with_capacity(walk.entities.len());
-    let mut urls = Vec::new();
+    let retrieval = Arc::new(base::retrieval_base(options, &mut diagnostics));
+    // The header-level bases first: each depends on its parent's only, and the URLs of an
+    // entity can name the `Content-Location` of any other. The diagnostics of each entity
+    // wait for its turn below, so that they come in document order.
+    let mut header_bases: Vec<Arc<BaseRecord>> = Vec::with_capacity(walk.entities.len());
+    let mut waiting: Vec<Vec<Diagnostic>> = Vec::with_capacity(walk.entities.len());
+    for entity in &walk.entities {
+        let mut found = Vec::new();
+        let header_base = {
+            let context = match entity
+                .parent
+                .and_then(|i| Some((walk.entities.get(i)?, header_bases.get(i)?)))
+            {
+                Some((parent, base)) => Context::Inside(&parent.part, base),
+                None => Context::Root(&retrieval),
+            };
+            base::header_base(entity, context, options, &mut found)
+        };
+        header_bases.push(Arc::new(header_base));
+        waiting.push(found);
+    }
+    let outer = |index: usize| -> &Arc<BaseRecord> {
+        walk.entities
+            .get(index)
+            .and_then(|entity| entity.parent)
+            .and_then(|parent| header_bases.get(parent))
+            .unwrap_or(&retrieval)
+    };
+    let linker = Linker::new(&walk, |index| {
+        content_location(walk.entities.get(index)?, outer(index), options.resolver())
+    });
+    let mut sink = Sink {
+        on_url,
+        linker,
+        emitted: 0,
+        url_budget: options.max_urls(),
+        unmatched: Vec::new(),
+    };
     let mut state = HtmlState {
         decoded_budget: walk.decoded_budget,
-        url_budget: options.max_urls(),
-        keep: keep_html,
+        keep,
     };
+    let mut records: Vec<EntityRecord> = Vec::with_capacity(walk.entities.len());
     let mut html_parts = Vec::new();
-    for (index, entity) in walk.entities.iter().enumerate() {
-        let parent = entity.parent.and_then(|i| records.get(i));
-        let context = match parent {
-            Some(parent) => Context::Inside(&parent.part, &parent.header_base),
-            None => Context::Root(&retrieval),
-        };
-        let header_base = base::header_base(entity, context, options, &mut diagnostics);
+    for (index, (entity, header_base)) in walk.entities.iter().zip(&header_bases).enumerate() {
+        if let Some(found) = waiting.get_mut(index) {
+            diagnostics.append(found);
+        }
         header_urls(
             entity,
-            context.outer(),
-            &header_base,
+            index,
+            outer(index),
+            header_base,
             options,
-            &mut state.url_budget,
-            &mut urls,
+            &mut sink,
             &mut diagnostics,
         );
         let base = if entity.content_type.is_html() {
             let part = html_urls(
                 walk.bytes(raw, entity.buffer),
                 entity,
-                &header_base,
+                index,
+                header_base,
                 &mut state,
                 options,
-                &mut urls,
+                &mut sink,
                 &mut diagnostics,
             );
             match part {
                 Some((base, mut part)) => {
-                    if keep_html {
+                    if keep != Keep::Nothing {
                         part.entity = index;
                         html_parts.push(part);
                     }
                     base
                 }
-                None => header_base.clone(),
+                None => Arc::clone(header_base),
             }
         } else {
-            header_base.clone()
+            Arc::clone(header_base)
         };
+        let parent = entity.parent.and_then(|i| records.get(i));
         records.push(EntityRecord {
             part: entity.part.clone(),
             kind: entity.kind,
@@ -174,11 +300,11 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
             header: entity.header.clone().into(),
             body: entity.body.clone().into(),
             decoded_from: walk.decoded_from(entity.buffer).map(|e| e.part.clone()),
-            header_base,
-            base,
+            header_base: BaseRecord::clone(header_base),
+            base: BaseRecord::clone(&base),
         });
     }
-    crate::target::link(&walk, &records, &mut urls, &mut diagnostics);
+    diagnostics.append(&mut sink.unmatched);
     let message_id = walk
         .entities
         .first()
@@ -187,7 +313,7 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
     let report = Report {
         message_id,
         entities: records,
-        urls,
+        urls: Vec::new(),
         diagnostics,
     };
     Analysis {
@@ -195,6 +321,24 @@ pub(crate) fn analyze_in_detail(raw: &[u8], options: &Options, keep_html: bool) 
         walk,
         html: html_parts,
     }
+}
+
+/// The resolved `Content-Location` of an entity, as its header URL record resolves it
+/// against `outer` (the first such field that resolves and is not a `cid:` URL, which
+/// RFC 2557 §8.3 leaves out of location matching); what [`Linker`] matches URLs against.
+fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> Option<String> {
+    entity
+        .fields
+        .iter()
+        .filter(|field| field.is("Content-Location"))
+        .map(|field| headers::base_value(&field.value))
+        .filter(|value| !value.is_empty())
+        .filter_map(|value| resolve(resolver, outer, &value, None).0)
+        .find(|resolved| {
+            !resolved
+                .get(..4)
+                .is_some_and(|s| s.eq_ignore_ascii_case("cid:"))
+        })
 }
 
 /// The URL of `reference` against `base` with the chosen resolver: resolved when there is a base, reported
@@ -230,16 +374,17 @@ fn resolve(
 }
 
 /// The URLs of the entity's header fields: the base fields against the outer base
+/// The URLs of the entity's header fields: the base fields against the outer base
 /// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
-/// parameter of a
-/// `message/external-body` `Content-Type` (RFC 2017) against the header-level base.
+/// parameter of a `message/external-body` `Content-Type` (RFC 2017) against the header-level
+/// base.
 fn header_urls(
     entity: &Entity,
-    outer: &BaseRecord,
-    header_base: &BaseRecord,
+    index: usize,
+    outer: &Arc<BaseRecord>,
+    header_base: &Arc<BaseRecord>,
     options: &Options,
-    url_budget: &mut usize,
-    urls: &mut Vec<UrlRecord>,
+    sink: &mut Sink<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let resolver = options.resolver();
@@ -268,13 +413,13 @@ fn header_urls(
             continue;
         };
         for (item, reference) in references.into_iter().enumerate() {
-            let Some(left) = url_budget.checked_sub(1) else {
+            let Some(left) = sink.url_budget.checked_sub(1) else {
                 not_recorded += 1;
                 continue;
             };
-            *url_budget = left;
+            sink.url_budget = left;
             let (resolved, unresolved, error) = resolve(resolver, base, &reference, None);
-            urls.push(UrlRecord {
+            let record = UrlRecord {
                 part: entity.part.clone(),
                 source: UrlSource::Header {
                     name,
@@ -285,10 +430,11 @@ fn header_urls(
                 resolved,
                 unresolved,
                 error,
-                base: base.clone(),
+                base: Arc::clone(base),
                 resolver,
                 target: None,
-            });
+            };
+            sink.emit(record, index);
         }
     }
     if not_recorded > 0 {
@@ -313,29 +459,28 @@ fn url_limit(entity: &Entity, count: usize, place: &str, options: &Options) -> D
 struct HtmlState {
     /// What is left of [`Options::with_max_decoded_bytes`].
     decoded_budget: usize,
-    /// What is left of [`Options::with_max_urls`].
-    url_budget: usize,
-    /// Whether to keep each part's text and URLs for [`HtmlPart`].
-    keep: bool,
+    /// Which parts to keep for [`HtmlPart`].
+    keep: Keep,
 }
 
-/// Decodes and scans an HTML body, records its URLs and returns its effective base (the
-/// content base, base precedence step 1, when it has a usable `<base href>`, else
-/// `header_base`) and
-/// what was scanned; `None` when the part was not scanned (decoded size limit).
+/// Decodes and scans an HTML body, hands its URL records to `sink` and returns its effective
+/// base (the content base, base precedence step 1, when it has a usable `<base href>`, else
+/// `header_base`) and what was scanned; `None` when the part was not scanned (decoded size
+/// limit).
+#[allow(clippy::too_many_arguments)] // each is a different part of the analysis state
 fn html_urls(
     bytes: &[u8],
     entity: &Entity,
-    header_base: &BaseRecord,
+    index: usize,
+    header_base: &Arc<BaseRecord>,
     state: &mut HtmlState,
     options: &Options,
-    urls: &mut Vec<UrlRecord>,
+    sink: &mut Sink<'_>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(BaseRecord, HtmlPart)> {
+) -> Option<(Arc<BaseRecord>, HtmlPart)> {
     let before = diagnostics.len();
     let body = mime::decoded_body(bytes, entity, diagnostics);
     let transfer_decoded = diagnostics.len() == before;
-    let keep = state.keep;
     let Some(remaining) = state.decoded_budget.checked_sub(body.len()) else {
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),
@@ -351,8 +496,8 @@ fn html_urls(
     state.decoded_budget = remaining;
     let (text, encoding, charset_known, charset_errors) =
         decode_charset(&body, &entity.content_type, entity, diagnostics);
-    let scan = html::scan(&text, state.url_budget);
-    state.url_budget = state.url_budget.saturating_sub(scan.urls.len());
+    let scan = html::scan(&text, sink.url_budget);
+    sink.url_budget = sink.url_budget.saturating_sub(scan.urls.len());
     if scan.not_recorded > 0 {
         diagnostics.push(url_limit(entity, scan.not_recorded, "body", options));
     }
@@ -371,35 +516,41 @@ fn html_urls(
         .and_then(|href| {
             base::content_base(entity, href, header_base, options, encoding, diagnostics)
         })
-        .unwrap_or_else(|| header_base.clone());
+        .map_or_else(|| Arc::clone(header_base), Arc::new);
     let resolver = options.resolver();
-    let mut kept = Vec::with_capacity(scan.urls.len());
-    for (index, found) in scan.urls.into_iter().enumerate() {
+    let keep = match state.keep {
+        Keep::Nothing => false,
+        Keep::All => true,
+        Keep::Rewritable => scan.not_recorded == 0,
+    };
+    let mut kept = Vec::with_capacity(if keep { scan.urls.len() } else { 0 });
+    for (position, found) in scan.urls.into_iter().enumerate() {
         // The <base href> itself resolves against the header-level base (base precedence step 1).
-        let against = if Some(index) == scan.base {
+        let against = if Some(position) == scan.base {
             header_base
         } else {
             &base
         };
         let reference = found.reference(&text);
         let (resolved, unresolved, error) = resolve(resolver, against, reference, Some(encoding));
-        urls.push(UrlRecord {
+        let record = UrlRecord {
             part: entity.part.clone(),
             source: UrlSource::Html {
-                tag: found.tag.to_string(),
-                attribute: found.attribute.map(str::to_owned),
+                tag: found.tag.clone(),
+                attribute: found.attribute,
                 range: found.range,
             },
             reference: reference.to_owned(),
             resolved,
             unresolved,
             error,
-            base: against.clone(),
+            base: Arc::clone(against),
             resolver,
             target: None,
-        });
+        };
+        sink.emit(record, index);
         if keep {
-            kept.push((found, urls.len() - 1));
+            kept.push((found, sink.emitted - 1));
         }
     }
     let part = HtmlPart {

@@ -50,7 +50,7 @@ use std::collections::{HashMap, HashSet};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use crate::analyze::analyze_in_detail;
+use crate::analyze::{Keep, analyze_collecting};
 use crate::mime::{self, Entity, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlSource};
@@ -111,7 +111,7 @@ pub struct ExtractedFile {
 /// assert_eq!(extracted.root.as_deref(), Some("part-1.html"));
 /// ```
 pub fn extract(raw: &[u8], options: &Options) -> Extracted {
-    let analysis = analyze_in_detail(raw, options, true);
+    let analysis = analyze_collecting(raw, options, Keep::Rewritable);
     let mut report = analysis.report;
     let walk = analysis.walk;
     let children = children(&walk);

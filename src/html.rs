@@ -532,6 +532,8 @@ struct ScanState {
     foreign: Vec<OpenElement>,
     /// What the scan found, in the order found.
     urls: Vec<HtmlUrl>,
+    /// The URLs of the current tag, before they go to `urls` (kept to reuse its allocation).
+    pending: Vec<HtmlUrl>,
     /// How many URLs `urls` may hold.
     max_urls: usize,
     /// How many URLs were found once `urls` was full.
@@ -812,7 +814,7 @@ impl ScanState {
                 .and_then(|kept| self.value(kept, text))
                 .is_some_and(|v| v.eq_ignore_ascii_case("refresh"));
         let tag = element(element_name(&self.tag, namespace));
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.pending);
         for kept in &self.kept {
             let (Some(kind), Some(raw)) = (kept.kind, kept.raw.clone()) else {
                 continue;
@@ -843,9 +845,10 @@ impl ScanState {
                 });
             });
         }
-        for url in found {
+        for url in found.drain(..) {
             self.record(url, text);
         }
+        self.pending = found;
         if self.tag == b"body" && is_html {
             for kept in &self.kept {
                 if !self.body_names.contains(&kept.name) {
@@ -859,7 +862,7 @@ impl ScanState {
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
         let css = text.get(start..end).unwrap_or_default();
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.pending);
         for_each_url(UrlKind::StyleElement, css, |range, reference| {
             let range = start + range.start..start + range.end;
             found.push(HtmlUrl {
@@ -872,9 +875,10 @@ impl ScanState {
                 value: None,
             });
         });
-        for url in found {
+        for url in found.drain(..) {
             self.record(url, text);
         }
+        self.pending = found;
     }
 
     /// Adds `url` to `urls` unless it is full; counts it otherwise, keeping the reference of
@@ -890,6 +894,14 @@ impl ScanState {
             self.unrecorded_base = Some(url.reference(text).to_owned());
         }
     }
+}
+
+/// A URL attribute's name as [`URL_ATTRIBUTES`] spells it, when it is one.
+pub(crate) fn url_attribute_name(name: &str) -> Option<&'static str> {
+    URL_ATTRIBUTES
+        .iter()
+        .find(|row| row.name == name)
+        .map(|row| row.name)
 }
 
 /// `reference` when it differs from the text at `range`, else `None` (see

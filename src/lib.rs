@@ -97,7 +97,7 @@ pub mod stages;
 pub mod target;
 pub mod url;
 
-pub use analyze::{analyze, analyze_with_html_text};
+pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{

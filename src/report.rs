@@ -87,7 +87,9 @@
 //! part's decoded body (transfer encoding undone, then converted to UTF-8), which
 //! [`analyze_with_html_text`](crate::analyze_with_html_text) returns beside the report.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
@@ -96,14 +98,30 @@ use crate::target::Target;
 use crate::url::Resolver;
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PartId(String);
+/// Serialized as a string, e.g. `"2.1"`.
+///
+/// Cloning one is cheap (a reference count, the text is shared): every URL record of an
+/// entity names it without a copy of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartId(Arc<str>);
+
+impl Serialize for PartId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for PartId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <Cow<'de, str>>::deserialize(deserializer)?;
+        Ok(PartId(Arc::from(text.as_ref())))
+    }
+}
 
 impl PartId {
     /// The root message: `HEADER`.
     pub fn root() -> Self {
-        PartId("HEADER".to_owned())
+        PartId(Arc::from("HEADER"))
     }
 
     /// The identifier as written, e.g. `2.1` or `2.HEADER`.
@@ -113,13 +131,13 @@ impl PartId {
 
     /// True for a message entity (the root or an encapsulated message).
     pub fn is_message(&self) -> bool {
-        self.0 == "HEADER" || self.0.ends_with(".HEADER")
+        &*self.0 == "HEADER" || self.0.ends_with(".HEADER")
     }
 
     /// The section prefix under which this entity's body parts are numbered: empty for the
     /// root, `2` for both body part `2` and the message `2.HEADER` it carries.
     fn section(&self) -> &str {
-        if self.0 == "HEADER" {
+        if &*self.0 == "HEADER" {
             ""
         } else {
             self.0.strip_suffix(".HEADER").unwrap_or(&self.0)
@@ -130,9 +148,9 @@ impl PartId {
     pub(crate) fn child(&self, index: usize) -> Self {
         let section = self.section();
         if section.is_empty() {
-            PartId(index.to_string())
+            PartId(Arc::from(index.to_string()))
         } else {
-            PartId(format!("{section}.{index}"))
+            PartId(Arc::from(format!("{section}.{index}")))
         }
     }
 
@@ -145,7 +163,7 @@ impl PartId {
         } else {
             self.clone()
         };
-        PartId(format!("{}.HEADER", body.0))
+        PartId(Arc::from(format!("{}.HEADER", body.0)))
     }
 }
 
@@ -358,10 +376,15 @@ pub enum UrlSource {
     /// `html:div@style` for a CSS `url()` in a style attribute), `html:style` for a CSS
     /// `url()` in a `<style>` element; lowercase.
     Html {
-        /// The element's local name.
-        tag: String,
-        /// The attribute's name; `None` for the text of a `<style>` element.
-        attribute: Option<String>,
+        /// The element's local name, as HTML tree construction names it (lowercase; SVG
+        /// names in their camel case, `feImage`). Borrowed from a table of the HTML and SVG
+        /// element names for the elements found in mail; owned only for other names (custom
+        /// elements).
+        tag: Cow<'static, str>,
+        /// The attribute's name, one of the URL attributes the HTML scan reads (lowercase:
+        /// `href`, `src`, `srcset`, `style`, `xlink:href`, …); `None` for the text of a
+        /// `<style>` element.
+        attribute: Option<&'static str>,
         /// The URL's bytes in the decoded body, as written (before entity decoding). When an
         /// attribute value holds a character reference (`&…;`), offsets inside it cannot be
         /// mapped and the range is the whole value.
@@ -384,6 +407,11 @@ impl fmt::Display for UrlSource {
 }
 
 /// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
+///
+/// A message can hold very many URLs, so a record is kept small: the part identifier and
+/// the base are shared with every other record of the entity (cloning a [`PartId`] or the
+/// `Arc` of a base copies no text), and the names in [`UrlSource`] are static strings; what
+/// a record owns is its reference and resolved URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRecord {
     /// The entity it was found in.
@@ -401,8 +429,9 @@ pub struct UrlRecord {
     /// [`Unresolved::ResolverError`] (`"the URL Standard's parser rejects the reference:
     /// invalid international domain name"`); serialized as `"error"`, only when present.
     pub error: Option<String>,
-    /// The base it was resolved against and where that came from.
-    pub base: BaseRecord,
+    /// The base it was resolved against and where that came from; shared by the records
+    /// resolved against the same base.
+    pub base: Arc<BaseRecord>,
     /// The algorithm that produced [`resolved`](Self::resolved).
     pub resolver: Resolver,
     /// The entity of the same message that the URL names, and how it was matched
@@ -431,7 +460,7 @@ impl Serialize for UrlRecord {
         if let Some(error) = &self.error {
             map.serialize_entry("error", error)?;
         }
-        map.serialize_entry("base", &self.base)?;
+        map.serialize_entry("base", &*self.base)?;
         map.serialize_entry("resolver", &self.resolver)?;
         if let Some(target) = &self.target {
             map.serialize_entry("target", target)?;
@@ -443,7 +472,8 @@ impl Serialize for UrlRecord {
 impl<'de> Deserialize<'de> for UrlRecord {
     /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
     /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
-    /// `html:<tag>@<attribute>` / `html:<tag>` with a `range`.
+    /// `html:<tag>@<attribute>` (an attribute the HTML scan reads URLs from) or `html:<tag>`,
+    /// with a `range`.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         #[derive(Deserialize)]
         struct Wire {
@@ -481,11 +511,18 @@ impl<'de> Deserialize<'de> for UrlRecord {
         } else if let Some(place) = wire.source.strip_prefix("html:") {
             // Attribute names never hold `@`; a tag name may (`<a@b href>`).
             let (tag, attribute) = match place.rsplit_once('@') {
-                Some((tag, attribute)) => (tag, Some(attribute.to_owned())),
+                Some((tag, attribute)) => (
+                    tag,
+                    Some(crate::html::url_attribute_name(attribute).ok_or_else(|| {
+                        de::Error::custom(format_args!(
+                            "no URL is found in a {attribute} attribute"
+                        ))
+                    })?),
+                ),
                 None => (place, None),
             };
             UrlSource::Html {
-                tag: tag.to_owned(),
+                tag: crate::html::element(tag.as_bytes()),
                 attribute,
                 range: wire
                     .range
@@ -504,7 +541,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             resolved: wire.resolved,
             unresolved: wire.unresolved,
             error: wire.error,
-            base: wire.base,
+            base: Arc::new(wire.base),
             resolver: wire.resolver,
             target: wire.target,
         })

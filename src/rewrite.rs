@@ -34,7 +34,7 @@ use std::ops::Range;
 use base64::Engine as _;
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::analyze::{HtmlPart, analyze_in_detail, text_encoding};
+use crate::analyze::{HtmlPart, Keep, analyze_collecting, text_encoding};
 use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
@@ -78,7 +78,7 @@ pub struct Rewritten {
 /// );
 /// ```
 pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
-    let analysis = analyze_in_detail(raw, options, true);
+    let analysis = analyze_collecting(raw, options, Keep::Rewritable);
     let mut report = analysis.report;
     let walk = analysis.walk;
     let message_eol = line_ending(raw, b"\n");
@@ -348,7 +348,7 @@ pub(crate) fn splice_decoded<'a>(
             .and_then(|i| map.get(i).copied())
     };
     let mut decoded_splices = Vec::with_capacity(edits.len());
-    for (range, text) in &edits {
+    for (range, text) in edits {
         let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
             return Err("text offsets could not be mapped to the body's bytes".to_owned());
         };
@@ -363,10 +363,14 @@ pub(crate) fn splice_decoded<'a>(
                 part.encoding.name()
             ));
         }
-        let (encoded, _, _) = part.encoding.encode(text);
+        // The new text's own bytes when the charset writes it as UTF-8 (no copy).
+        let bytes = match part.encoding.encode(&text) {
+            (Cow::Owned(encoded), _, _) => encoded,
+            (Cow::Borrowed(_), _, _) => text.into_bytes(),
+        };
         decoded_splices.push(Splice {
             range: start..end,
-            bytes: encoded.into_owned(),
+            bytes,
         });
     }
     let new = apply(&decoded, &decoded_splices);

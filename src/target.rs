@@ -71,9 +71,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::mime::{Entity, Walk};
-use crate::report::{
-    Diagnostic, DiagnosticKind, EntityKind, EntityRecord, PartId, UrlRecord, UrlSource,
-};
+use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId, UrlRecord, UrlSource};
 
 /// The entity of the same message that a URL names (see the [module docs](crate::target)).
 ///
@@ -119,40 +117,59 @@ impl std::fmt::Display for TargetMatch {
     }
 }
 
-/// Sets [`UrlRecord::target`] on every URL of `urls` that names an entity of `records`
-/// (`walk.entities` in the same order), and reports each `cid:` URL naming none.
-pub(crate) fn link(
-    walk: &Walk,
-    records: &[EntityRecord],
-    urls: &mut [UrlRecord],
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let has_related = walk.entities.iter().any(is_related);
-    let has_id_url = urls
-        .iter()
-        .any(|url| id_url(&url.reference).is_some() && !is_base_field(url));
-    if !has_related && !has_id_url {
-        return;
-    }
-    let index: HashMap<&PartId, usize> = records
-        .iter()
-        .enumerate()
-        .map(|(i, record)| (&record.part, i))
-        .collect();
-    let tree = Tree::new(walk);
-    let locations = if has_related {
-        Locations::new(walk, &tree, &index, urls)
-    } else {
-        Locations::default()
-    };
-    for url in urls.iter_mut() {
-        if is_base_field(url) {
-            continue;
+/// Sets [`UrlRecord::target`] on URL records one at a time, as they are made, and reports
+/// each `cid:` URL naming no entity.
+pub(crate) struct Linker<'a> {
+    walk: &'a Walk,
+    /// Built when first needed: most messages have neither an aggregate nor an id URL.
+    tree: Option<Tree>,
+    locations: Locations,
+}
+
+impl<'a> Linker<'a> {
+    /// A linker for the entities of `walk`; `location(i)` is the resolved `Content-Location`
+    /// of entity `i` (its first such field that resolves), asked only when the message has a
+    /// `multipart/related` aggregate.
+    pub(crate) fn new(walk: &'a Walk, location: impl Fn(usize) -> Option<String>) -> Self {
+        if !walk.entities.iter().any(is_related) {
+            return Linker {
+                walk,
+                tree: None,
+                locations: Locations::default(),
+            };
         }
-        let Some(&at) = index.get(&url.part) else {
-            continue;
+        let tree = Tree::new(walk);
+        let locations = Locations::new(walk, &tree, location);
+        Linker {
+            walk,
+            tree: Some(tree),
+            locations,
+        }
+    }
+
+    /// Sets `url.target` when the URL, found in entity `at` (its index in `walk.entities`),
+    /// names an entity of the message; a `cid:` URL naming none gets a diagnostic.
+    pub(crate) fn link(
+        &mut self,
+        url: &mut UrlRecord,
+        at: usize,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        if is_base_field(url) {
+            return;
+        }
+        // `cid:` and `mid:` have a colon at index 3: most references are passed over here.
+        let id = if url.reference.as_bytes().get(3) == Some(&b':') {
+            id_url(&url.reference)
+        } else {
+            None
         };
-        let target = match id_url(&url.reference) {
+        if id.is_none() && self.locations.aggregates.is_empty() {
+            return;
+        }
+        let walk = self.walk;
+        let tree = self.tree.get_or_insert_with(|| Tree::new(walk));
+        let target = match id {
             Some(IdUrl::Cid(id)) => {
                 let found = tree.by_content_id(&id, tree.message_of(at), None);
                 if found.is_none() {
@@ -177,12 +194,12 @@ pub(crate) fn link(
             None => url
                 .resolved
                 .as_deref()
-                .and_then(|resolved| locations.find(&tree, at, resolved))
+                .and_then(|resolved| self.locations.find(tree, at, resolved))
                 .map(|i| (i, TargetMatch::ContentLocation)),
         };
         url.target = target.and_then(|(i, by)| {
-            records.get(i).map(|record| Target {
-                part: record.part.clone(),
+            walk.entities.get(i).map(|entity| Target {
+                part: entity.part.clone(),
                 by,
             })
         });
@@ -358,43 +375,22 @@ struct Locations {
 }
 
 impl Locations {
-    fn new(walk: &Walk, tree: &Tree, index: &HashMap<&PartId, usize>, urls: &[UrlRecord]) -> Self {
+    fn new(walk: &Walk, tree: &Tree, location: impl Fn(usize) -> Option<String>) -> Self {
         let related: Vec<bool> = walk.entities.iter().map(is_related).collect();
         let mut locations = Locations {
             aggregates: HashMap::new(),
             related,
         };
-        let mut seen = std::collections::HashSet::new();
-        for url in urls {
-            if !matches!(
-                url.source,
-                UrlSource::Header {
-                    name: "Content-Location",
-                    ..
-                }
-            ) {
-                continue;
-            }
-            let (Some(&entity), Some(resolved)) = (index.get(&url.part), url.resolved.as_deref())
-            else {
-                continue;
-            };
-            if resolved
-                .get(..4)
-                .is_some_and(|s| s.eq_ignore_ascii_case("cid:"))
-            {
-                continue;
-            }
+        for entity in 0..walk.entities.len() {
             let Some(aggregate) = locations.aggregate_of(tree, walk, entity) else {
                 continue;
             };
-            // The first Content-Location field of an entity counts; of two entities with the
-            // same location (RFC 2557 §7 forbids it), the first.
-            if !seen.insert(entity) {
+            let Some(resolved) = location(entity) else {
                 continue;
-            }
+            };
+            // Of two entities with the same location (RFC 2557 §7 forbids it), the first.
             let parts = locations.aggregates.entry(aggregate).or_default();
-            parts.entry(normalize(resolved)).or_insert(entity);
+            parts.entry(normalize(&resolved)).or_insert(entity);
         }
         locations
     }

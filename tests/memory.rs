@@ -132,3 +132,67 @@ fn rewrite_leaves_a_part_cut_off_by_the_limit_unchanged() {
     assert!(text.contains("<a href=\"http://late.example/base/p9.html\">"));
     assert!(text.ends_with("Content-Location: second.html\n\n<a href=\"s.html\">s</a>\n--b--\n"));
 }
+
+/// A streamed record is complete when it is handed over: a URL naming a later part, by its
+/// `Content-Location` or its `Content-ID`, already carries its target, and the entities come
+/// back without the URLs.
+#[test]
+fn streamed_records_name_later_parts() {
+    let raw = b"Content-Type: multipart/related; boundary=r\n\n\
+--r\nContent-Type: text/html\nContent-Location: http://example.com/page.html\n\n\
+<img src=\"logo.png\"><img src=\"cid:pic@x\">\n\
+--r\nContent-Type: image/png\nContent-Location: http://example.com/logo.png\n\nPNG\n\
+--r\nContent-Type: image/png\nContent-ID: <pic@x>\n\nPNG\n--r--\n";
+    let mut targets = Vec::new();
+    let report = mimebase::analyze_streaming(raw, &Options::new(), |url| {
+        if url.part.as_str() == "1" && !url.source.to_string().starts_with("header:") {
+            let target = url.target.as_ref().unwrap();
+            targets.push((
+                url.reference.clone(),
+                target.part.to_string(),
+                target.by.as_str(),
+            ));
+        }
+    });
+    assert_eq!(
+        targets,
+        [
+            ("logo.png".to_owned(), "2".to_owned(), "content-location"),
+            ("cid:pic@x".to_owned(), "3".to_owned(), "cid"),
+        ]
+    );
+    assert!(report.urls.is_empty());
+    assert_eq!(report.entities.len(), 4);
+}
+
+/// What one record holds of its own: records of an entity share its part identifier and
+/// base (no copy of either per URL), and the element and attribute names are static.
+#[test]
+fn records_of_an_entity_share_part_and_base() {
+    use std::borrow::Cow;
+
+    let raw = message(3);
+    let report = analyze(&raw, &Options::new());
+    let html: Vec<_> = report
+        .urls
+        .iter()
+        .filter(|u| u.part.as_str() == "1" && matches!(u.source, mimebase::UrlSource::Html { .. }))
+        .collect();
+    assert_eq!(html.len(), 4);
+    for url in &html[1..] {
+        assert_eq!(url.part.as_str().as_ptr(), html[0].part.as_str().as_ptr());
+    }
+    // The three links share the content base; the <base href> resolves against the
+    // header-level base.
+    assert!(std::sync::Arc::ptr_eq(&html[0].base, &html[1].base));
+    assert!(std::sync::Arc::ptr_eq(&html[0].base, &html[2].base));
+    assert!(!std::sync::Arc::ptr_eq(&html[0].base, &html[3].base));
+    for url in &html {
+        let mimebase::UrlSource::Html { tag, .. } = &url.source else {
+            unreachable!()
+        };
+        assert!(matches!(tag, Cow::Borrowed(_)), "{tag}");
+    }
+    // 184 bytes on a 64-bit target (256 before the names and the base were shared).
+    assert!(std::mem::size_of::<mimebase::UrlRecord>() <= 184);
+}

@@ -296,6 +296,10 @@ struct Url {
     /// ``None`` when resolved; else ``"no_base"`` (relative, and the entity has no base) or
     /// ``"resolver_error"`` (the resolver refused the pair).
     unresolved_reason: Option<String>,
+    /// When ``unresolved_reason`` is ``"resolver_error"``: the resolver's message saying why
+    /// it refused the pair (e.g. ``"the URL Standard's parser rejects the reference: invalid
+    /// international domain name"``); else ``None``.
+    error: Option<String>,
     /// The base URL it was resolved against, or ``None``.
     base: Option<String>,
     /// Where ``base`` came from (see ``Entity.base_source``).
@@ -341,6 +345,7 @@ impl From<&mimebase::UrlRecord> for Url {
             reference: url.reference.clone(),
             resolved: url.resolved.clone(),
             unresolved_reason: url.unresolved.as_ref().map(wire_name),
+            error: url.error.clone(),
             base: url.base.url.clone(),
             base_source: url.base.source.as_str().to_owned(),
             resolver: url.resolver.name().to_owned(),

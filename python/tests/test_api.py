@@ -138,6 +138,21 @@ def test_report_records():
     assert "mimebase.Url" in repr(report.urls[0])
 
 
+def test_resolver_error_message_is_an_attribute():
+    message = (
+        b"Content-Base: http://example.com/\r\nContent-Type: text/html\r\n\r\n"
+        b'<a href="http://[::1/x">x</a><a href="ok.html">ok</a>'
+    )
+    urls = mimebase.analyze(message, resolver="whatwg").urls
+    refused = [u for u in urls if u.reference == "http://[::1/x"]
+    assert len(refused) == 1
+    assert refused[0].unresolved_reason == "resolver_error"
+    assert refused[0].error == "the URL Standard's parser rejects the reference: invalid IPv6 address"
+    # The same message as the record's dictionary form, and none on a resolved URL.
+    assert mimebase.analyze(message, resolver="whatwg").to_dict()["urls"][1]["error"] == refused[0].error
+    assert [u.error for u in urls if u.resolved is not None] == [None, None]
+
+
 def test_diagnostics():
     report = mimebase.analyze(b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\nx\r\n")
     kinds = [(d.part, d.kind) for d in report.diagnostics]

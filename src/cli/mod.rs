@@ -18,7 +18,6 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use args::{Args, Command, InputArgs, ManArgs, ResolveArgs};
-use mimebase::analyze;
 use mimebase::mailbox::{self, Found, Input, Message, Opened};
 use output::escape;
 
@@ -106,11 +105,7 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
             let Message { source, input } = message;
             let offset = output::mbox_offset(&source);
             let written = match input {
-                Input::Bytes(raw) => {
-                    let report = analyze(&raw, &options);
-                    drop(raw);
-                    printer.report(&mut out, &source.path, offset, &report)
-                }
+                Input::Bytes(raw) => printer.message(&mut out, &source.path, offset, raw, &options),
                 Input::Error(kind, message) => {
                     eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
                     failed = true;

@@ -29,7 +29,7 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
-use mimebase::{BaseRecord, BaseSource, PartId, Report, Unresolved, UrlRecord};
+use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Unresolved, UrlRecord};
 
 use super::args::ColorArg;
 
@@ -97,6 +97,53 @@ pub(crate) enum Printer {
 }
 
 impl Printer {
+    /// Analyzes the message `raw` of the input `name` and prints it (`offset` as for
+    /// [`Printer::report`]): `urls` writes each URL as the analysis makes it
+    /// ([`mimebase::analyze_streaming`]), so that the records of a message are never all held
+    /// at once; `inspect` prints the whole report.
+    pub(crate) fn message(
+        &self,
+        out: &mut dyn Write,
+        name: &str,
+        offset: Option<u64>,
+        raw: Vec<u8>,
+        options: &Options,
+    ) -> io::Result<()> {
+        let mut written = Ok(());
+        let mut each = |url: &UrlRecord| -> io::Result<()> {
+            match *self {
+                Printer::Urls {
+                    with_filename,
+                    terminator,
+                } => url_line(
+                    out,
+                    with_filename.then_some((name, offset)),
+                    terminator,
+                    url,
+                ),
+                Printer::UrlsJson => url_json(out, name, offset, url),
+                Printer::Inspect { .. } | Printer::InspectJson => Ok(()),
+            }
+        };
+        match self {
+            Printer::Urls { .. } | Printer::UrlsJson => {
+                // After a failed write the analysis runs to its end, writing nothing more.
+                mimebase::analyze_streaming(&raw, options, |url| {
+                    if written.is_ok() {
+                        written = each(&url);
+                    }
+                });
+                written
+            }
+            Printer::Inspect { .. } | Printer::InspectJson => {
+                let report = mimebase::analyze(&raw, options);
+                // The message is not needed to print its report.
+                drop(raw);
+                self.report(out, name, offset, &report)
+            }
+        }
+    }
+
     /// Prints the report of a message of the input `name`; `offset`: for a message of an
     /// mbox file, the byte offset of its `From ` line (see [`mbox_offset`]).
     pub(crate) fn report(
@@ -188,18 +235,26 @@ fn urls_json(
     offset: Option<u64>,
     report: &Report,
 ) -> io::Result<()> {
-    for url in &report.urls {
-        serde_json::to_writer(
-            &mut *out,
-            &UrlLine {
-                path: name,
-                offset,
-                url,
-            },
-        )?;
-        writeln!(out)?;
-    }
-    Ok(())
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_json(out, name, offset, url))
+}
+
+/// One [`UrlLine`] of `mimebase urls --json`.
+fn url_json(
+    out: &mut dyn Write,
+    name: &str,
+    offset: Option<u64>,
+    url: &UrlRecord,
+) -> io::Result<()> {
+    let line = UrlLine {
+        path: name,
+        offset,
+        url,
+    };
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)
 }
 
 /// `mimebase urls`: one line per URL, `resolved<TAB>reference` (the first column empty when
@@ -212,21 +267,31 @@ fn urls(
     terminator: u8,
     report: &Report,
 ) -> io::Result<()> {
-    for url in &report.urls {
-        match name {
-            Some((name, Some(offset))) => write!(out, "{}:{offset}\t", escape(name))?,
-            Some((name, None)) => write!(out, "{}\t", escape(name))?,
-            None => {}
-        }
-        write!(
-            out,
-            "{}\t{}",
-            escape(url.resolved.as_deref().unwrap_or_default()),
-            escape(&url.reference)
-        )?;
-        out.write_all(&[terminator])?;
+    report
+        .urls
+        .iter()
+        .try_for_each(|url| url_line(out, name, terminator, url))
+}
+
+/// One line of `mimebase urls` (see [`urls`]).
+fn url_line(
+    out: &mut dyn Write,
+    name: Option<(&str, Option<u64>)>,
+    terminator: u8,
+    url: &UrlRecord,
+) -> io::Result<()> {
+    match name {
+        Some((name, Some(offset))) => write!(out, "{}:{offset}\t", escape(name))?,
+        Some((name, None)) => write!(out, "{}\t", escape(name))?,
+        None => {}
     }
-    Ok(())
+    write!(
+        out,
+        "{}\t{}",
+        escape(url.resolved.as_deref().unwrap_or_default()),
+        escape(&url.reference)
+    )?;
+    out.write_all(&[terminator])
 }
 
 /// The styles of the `inspect` tree; all plain without colour.
