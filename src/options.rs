@@ -145,7 +145,10 @@ impl Options {
     }
 
     /// The largest header block of one entity, in bytes; fields past it are not read and a
-    /// diagnostic says so.
+    /// diagnostic says so. A single field longer than this (a 2 MB `X-Long:` line) is
+    /// passed over, its value not read and its bytes not counted against the block, with a
+    /// diagnostic, so that the fields after it (`Content-Type`, the base fields) are still
+    /// read.
     ///
     /// ### Default
     ///
