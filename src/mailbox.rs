@@ -27,6 +27,10 @@
 //! - [`open`]: a found path becomes one [`Message`], or, for an mbox file, an iterator of them.
 //! - [`Messages`]: the two above chained, every message of every file in order.
 //! - [`Mbox`]: the messages of an mbox stream, read one line at a time from any [`Read`].
+//! - [`open_stream`]: any reader (standard input, a pipe) told apart as [`open`] does: one
+//!   message read up to the limit, or an [`Mbox`].
+//! - [`unquote`] and [`quote`]: the mboxrd quoting undone, and redone (to write an mbox
+//!   back, as `mimebase rewrite` does).
 //!
 //! Every message comes with its [`Source`] (path, format, 0-based byte offset and length in
 //! bytes, as `scan` writes them; the [`scan`](crate::scan) module documents the mbox
@@ -595,6 +599,47 @@ fn read_up_to(reader: &mut dyn Read, bytes: &mut Vec<u8>, most: u64) -> io::Resu
     Ok(())
 }
 
+/// What a stream holds, as [`open_stream`] tells it.
+pub enum Stream<R> {
+    /// One message, or the failure that stands in its place (a read error, or a message over
+    /// the limit, not read past it).
+    One(Message),
+    /// An mbox: its messages, read as they are asked for (the first five bytes, read to tell
+    /// the format, come first again).
+    Mbox(Mbox<io::Chain<io::Cursor<Vec<u8>>, R>>),
+}
+
+/// Reads the start of `reader` (standard input, a file, a pipe), named `name` in each
+/// [`Source`], and tells what it holds by the rule of [`open`]: an mbox when its first five
+/// bytes are `From `, else one message, read here up to `limit` bytes (a longer one is
+/// [`ScanErrorKind::TooLarge`], with no length, and the rest is not read). [`open`] reads
+/// standard input this way; a caller that needs the [`Mbox`] itself (to set
+/// [`Mbox::with_unquoting`], or to read [`Mbox::position`]) calls this.
+pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R> {
+    let mut head = Vec::with_capacity(5);
+    if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+        return Stream::One(read_error(name, &error));
+    }
+    if head == b"From " {
+        return Stream::Mbox(Mbox::new(name, io::Cursor::new(head).chain(reader), limit));
+    }
+    let mut message = head;
+    if let Err(error) = read_up_to(&mut reader, &mut message, limit.saturating_add(1)) {
+        return Stream::One(read_error(name, &error));
+    }
+    let length = message.len() as u64;
+    if length > limit {
+        drop(message);
+        let mut source = Source::file(name, 0);
+        source.length = None;
+        return Stream::One(Message::too_large(source, limit));
+    }
+    Stream::One(Message {
+        source: Source::file(name, length),
+        input: Input::Bytes(message),
+    })
+}
+
 fn read_error(name: String, error: &io::Error) -> Message {
     Message::error(
         Source::unknown(name),
@@ -719,9 +764,16 @@ fn split_mbox(bytes: &[u8]) -> Vec<Range<usize>> {
     ranges
 }
 
-/// Undoes mboxrd quoting in a message that starts with its `From ` line: every later line
-/// `>…>From ` loses its first `>`. One pass, however many lines are quoted.
-fn unquote(message: &mut Vec<u8>) {
+/// Undoes mboxrd quoting in a message that starts with its `From ` line, as every message
+/// of an mbox is given to [`analyze`](crate::analyze): every later line that begins with one
+/// or more `>` followed by `From ` loses its first `>` (`>From ` → `From `, `>>From ` →
+/// `>From `). One pass, however many lines are quoted.
+///
+/// mboxrd is the member of the mbox family (RFC 4155 §2 and its Appendix A) that quotes
+/// every such line when a message is stored, so that this undoes the quoting exactly; the
+/// older mboxo quotes only `From ` lines, and its stored `>From ` lines then lose a `>` they
+/// had in the message, as in every mboxrd reader.
+pub fn unquote(message: &mut Vec<u8>) {
     let mut quoted = memchr::memmem::find_iter(message, b">From ")
         .filter_map(|at| {
             let before = message.get(..at).unwrap_or_default();
@@ -742,6 +794,43 @@ fn unquote(message: &mut Vec<u8>) {
     *message = unquoted;
 }
 
+/// Writes `message` (one that starts with its `From ` line) to `out` with mboxrd quoting, the
+/// inverse of [`unquote`]: every later line that begins with zero or more `>` followed by
+/// `From ` gets one more `>` before it. Lines end at `\n` (so CRLF lines too); nothing else
+/// changes.
+///
+/// `quote` then [`unquote`] gives back `message`, and [`unquote`] then `quote` gives back the
+/// stored message exactly when no line after the first of the stored message begins with
+/// `From ` unquoted ([`quoted_len`] tells: it is then the stored length).
+///
+/// # Errors
+///
+/// Those of `out`.
+pub fn quote(message: &[u8], out: &mut dyn io::Write) -> io::Result<()> {
+    let mut copied = 0;
+    for at in lines_to_quote(message) {
+        out.write_all(message.get(copied..at).unwrap_or_default())?;
+        out.write_all(b">")?;
+        copied = at;
+    }
+    out.write_all(message.get(copied..).unwrap_or_default())
+}
+
+/// The length in bytes of `message` once [`quote`]d.
+pub fn quoted_len(message: &[u8]) -> usize {
+    message.len() + lines_to_quote(message).count()
+}
+
+/// The offsets of the lines after the first that begin with `>*From `.
+fn lines_to_quote(message: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr_iter(b'\n', message).filter_map(|newline| {
+        let start = newline + 1;
+        let line = message.get(start..)?;
+        let quotes = line.iter().take_while(|&&b| b == b'>').count();
+        line.get(quotes..)?.starts_with(b"From ").then_some(start)
+    })
+}
+
 /// The messages of an mbox file, read a line at a time from any reader (a file, a pipe,
 /// standard input), each with its offset and length in the stream: the boundaries and the
 /// mboxrd unquoting are those the [`scan`](crate::scan) module documents. At most one
@@ -756,6 +845,7 @@ pub struct Mbox<R> {
     /// The file offset of the next unread byte.
     position: u64,
     done: bool,
+    unquoting: bool,
 }
 
 impl<R: Read> Mbox<R> {
@@ -769,7 +859,28 @@ impl<R: Read> Mbox<R> {
             limit,
             position: 0,
             done: false,
+            unquoting: true,
         }
+    }
+
+    /// With `false`, each message is yielded as stored in the file, its mboxrd quoting kept
+    /// (to be written back to an mbox: `rewrite` undoes it with [`unquote`] and redoes it
+    /// with [`quote`]).
+    ///
+    /// ### Default
+    ///
+    /// `true`: `>From ` lines lose their first `>`, as [`unquote`] does, so that each
+    /// message is ready for [`analyze`](crate::analyze).
+    pub fn with_unquoting(mut self, unquoting: bool) -> Self {
+        self.unquoting = unquoting;
+        self
+    }
+
+    /// The number of bytes of the stream read so far (consumed, not merely buffered). At the
+    /// end of the iteration, the length of the whole stream: the bytes after the last message
+    /// (one final empty line, `\n` or `\r\n`, or none) are those past its `offset + length`.
+    pub fn position(&self) -> u64 {
+        self.position
     }
 
     /// The message that starts here, on its `From ` line; `None` at the end of the file.
@@ -805,7 +916,7 @@ impl<R: Read> Mbox<R> {
                     self.position += line.len() as u64;
                     empty_line = Some(line);
                 }
-                None => self.copy_line(&mut message, &mut length, true)?,
+                None => self.copy_line(&mut message, &mut length, self.unquoting)?,
             }
         }
         let source = Source::mbox(self.name.clone(), start, length);
@@ -1091,6 +1202,43 @@ mod tests {
         let mut message = b"From a\n>From b\n>>>From c\nx>From d\n>From".to_vec();
         unquote(&mut message);
         assert_eq!(message, b"From a\nFrom b\n>>From c\nx>From d\n>From");
+    }
+
+    fn quoted(message: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        quote(message, &mut out).unwrap();
+        assert_eq!(out.len(), quoted_len(message));
+        out
+    }
+
+    #[test]
+    fn quote_is_the_inverse_of_unquote() {
+        let stored = b"From a\r\n>From b\r\n>>>From c\nx>From d\n>From";
+        let mut message = stored.to_vec();
+        unquote(&mut message);
+        // `>From` without the space is not a quoted `From ` line.
+        assert_eq!(message, b"From a\r\nFrom b\r\n>>From c\nx>From d\n>From");
+        assert_eq!(quoted(&message), stored);
+        // A `From ` line stored unquoted (after a non-empty line, so not a separator) cannot
+        // come back: the quoted length tells.
+        let stored = b"From a\nx\nFrom b\n";
+        let mut message = stored.to_vec();
+        unquote(&mut message);
+        assert_eq!(quoted_len(&message), stored.len() + 1);
+        assert_eq!(quoted(&message), b"From a\nx\n>From b\n");
+    }
+
+    #[test]
+    fn stored_messages_keep_their_quoting_and_position_ends_at_the_end() {
+        let mbox = b"From a\n>From q\n\nFrom b\r\nx\r\n\r\n";
+        let mut stream = Mbox::new("m".to_owned(), &mbox[..], 1 << 20).with_unquoting(false);
+        let first = stream.next().unwrap();
+        assert_eq!(first.input, Input::Bytes(b"From a\n>From q\n".to_vec()));
+        let second = stream.next().unwrap();
+        assert_eq!(second.input, Input::Bytes(b"From b\r\nx\r\n".to_vec()));
+        assert!(stream.next().is_none());
+        assert_eq!(stream.position(), mbox.len() as u64);
+        assert_eq!(second.source.offset, Some(16));
     }
 
     #[test]

@@ -567,7 +567,9 @@ pub enum DiagnosticKind {
     NoHeader,
     /// A line inside the header block is not a header field; the header block ends there.
     MalformedHeader,
-    /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes).
+    /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes)
+    /// (the fields after the limit are not read), or one field is (its value is not read; the
+    /// fields after it are).
     HeaderTooLarge,
     /// `Content-Type` could not be parsed; the RFC 2045 §5.2 default is used.
     BadContentType,

@@ -288,6 +288,24 @@ fn dev_zero_ends_promptly_with_too_large() {
         assert!(records.iter().skip(1).all(|r| r["path"] == TWO));
         assert!(records.len() > 1);
     }
+    let dir = workdir();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["rewrite", "/dev/zero"][..],
+        &["rewrite", "-o", out, "/dev/zero"][..],
+        &["extract", "--dir", out, "/dev/zero"][..],
+        &["scan", "/dev/zero"][..],
+    ] {
+        let output = mimebase(&[args, &["--max-message-bytes", "2K"]].concat(), b"");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&output).contains("/dev/zero: the message has more than 2048 bytes"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(!Path::new(out).exists(), "{args:?}: nothing written");
+    }
 }
 
 #[cfg(unix)]
@@ -329,5 +347,301 @@ fn an_endless_fifo_is_read_up_to_the_limit() {
         stderr(&output).contains("the message has more than 2048 bytes"),
         "{}",
         stderr(&output)
+    );
+}
+
+/// Runs `rewrite` on `mbox` given as a file (`args` before the file name) and returns the
+/// output and the process's result.
+fn rewrite_file(mbox: &[u8], args: &[&str]) -> (Output, tempfile::TempDir) {
+    let dir = workdir();
+    let path = dir.path().join("in.mbox");
+    std::fs::write(&path, mbox).unwrap();
+    let output = mimebase(
+        &[&["rewrite"], args, &[path.to_str().unwrap()]].concat(),
+        b"",
+    );
+    (output, dir)
+}
+
+/// The stored messages of `mbox` (their mboxrd quoting kept), as the library splits them.
+fn stored_messages(mbox: &[u8]) -> Vec<Vec<u8>> {
+    mimebase::mailbox::Mbox::new("m".to_owned(), mbox, 1 << 30)
+        .with_unquoting(false)
+        .map(|message| match message.input {
+            mimebase::mailbox::Input::Bytes(bytes) => bytes,
+            mimebase::mailbox::Input::Error(kind, why) => panic!("{kind:?}: {why}"),
+        })
+        .collect()
+}
+
+/// The messages of `mbox` as they are analyzed (unquoted).
+fn messages_of(mbox: &[u8]) -> Vec<Vec<u8>> {
+    stored_messages(mbox)
+        .into_iter()
+        .map(|mut message| {
+            mimebase::mailbox::unquote(&mut message);
+            message
+        })
+        .collect()
+}
+
+#[test]
+fn rewrite_gives_each_message_of_an_mbox_its_own_base() {
+    let mbox = two_mbox();
+    for stdin in [false, true] {
+        let output = if stdin {
+            mimebase(&["rewrite"], &mbox)
+        } else {
+            mimebase(&["rewrite", TWO], b"")
+        };
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let rewritten = output.stdout;
+        let text = String::from_utf8(rewritten.clone()).unwrap();
+        let second = text.find("\n\nFrom second@").unwrap();
+        assert!(text[..second].contains("<a href=\"http://first.example/two.html\">"));
+        assert!(text[second..].contains("<a href=\"http://second.example/two.html\">"));
+        assert!(!text.contains("href=\"two.html\""));
+        // The quoted line is quoted again.
+        assert!(text.contains("\n>From here on, a quoted line (mboxrd).\n"));
+        // Split again, each message is that message rewritten alone against its own base.
+        let expected: Vec<Vec<u8>> = messages_of(&mbox)
+            .iter()
+            .map(|message| mimebase::rewrite(message, &mimebase::Options::new()).message)
+            .collect();
+        assert_eq!(messages_of(&rewritten), expected);
+        assert_ne!(expected, messages_of(&mbox));
+        // And `urls` on the output finds the absolute links with the same bases.
+        let dir = workdir();
+        let path = dir.path().join("out.mbox");
+        std::fs::write(&path, &rewritten).unwrap();
+        let output = mimebase(&["urls", path.to_str().unwrap()], b"");
+        let text = stdout(&output);
+        assert!(text.contains("http://first.example/two.html\thttp://first.example/two.html\n"));
+        assert!(text.contains("http://second.example/two.html\thttp://second.example/two.html\n"));
+    }
+}
+
+/// mbox files whose messages need no rewriting: quoted lines, CRLF, with and without a
+/// final empty line or a final newline, a `From ` line inside a message.
+fn mboxes_needing_no_change() -> Vec<Vec<u8>> {
+    let html = "Content-Type: text/html\n\n<a href=\"http://abs.example/x\">x</a>\n";
+    vec![
+        format!("From a\n{html}>From one\n>>From two\n>>>From three\n\nFrom b\n{html}\n").into_bytes(),
+        format!("From a\n{html}\nFrom b\n{html}").into_bytes(),
+        format!("From a\n{html}\nFrom b\nSubject: no newline at the end").into_bytes(),
+        format!("From a\r\n{}\r\nFrom b\r\n{}\r\n", html.replace('\n', "\r\n"), html.replace('\n', "\r\n")).into_bytes(),
+        format!("From a\n{html}\n\n\nFrom b\nx\n\n\n").into_bytes(),
+        b"From a\nSubject: a From line stored unquoted\n\nline\nFrom here, not after an empty line\n".to_vec(),
+        b"From only\n".to_vec(),
+    ]
+}
+
+#[test]
+fn rewrite_of_an_mbox_needing_no_change_is_byte_identical() {
+    for mbox in mboxes_needing_no_change() {
+        let shown = String::from_utf8_lossy(&mbox).into_owned();
+        let output = mimebase(&["rewrite"], &mbox);
+        assert_eq!(output.status.code(), Some(0), "{shown}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout), shown);
+        let (output, dir) = rewrite_file(&mbox, &["--in-place"]);
+        assert_eq!(output.status.code(), Some(0), "{shown}");
+        assert_eq!(std::fs::read(dir.path().join("in.mbox")).unwrap(), mbox);
+        let (output, _dir) = rewrite_file(&mbox, &[]);
+        assert_eq!(output.stdout, mbox, "{shown}");
+    }
+}
+
+#[test]
+fn a_message_that_cannot_be_written_back_exactly_is_left_as_it_was() {
+    let mbox = b"From a\nContent-Type: text/html\nContent-Base: http://a.example/\n\n\
+<a href=\"x.html\">\nFrom here, stored unquoted\n\nFrom b\nContent-Type: text/html\n\
+Content-Base: http://b.example/\n\n<a href=\"y.html\">\n"
+        .to_vec();
+    let output = mimebase(&["rewrite"], &mbox);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout.clone()).unwrap();
+    let (first, second) = text.split_at(text.find("\n\nFrom b").unwrap());
+    assert_eq!(
+        first.as_bytes(),
+        &mbox[..first.len()],
+        "the first message as it was"
+    );
+    assert!(second.contains("href=\"http://b.example/y.html\""));
+    assert!(
+        stderr(&output).contains("mimebase: - at byte 0: left as it was: a line of the message begins with `From ` unquoted"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn rewrite_of_an_mbox_to_a_file_and_in_place() {
+    let mbox = two_mbox();
+    let on_stdout = mimebase(&["rewrite", TWO], b"").stdout;
+    let dir = workdir();
+    let out = dir.path().join("out.mbox");
+    let output = mimebase(&["rewrite", "-o", out.to_str().unwrap(), TWO], b"");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(std::fs::read(&out).unwrap(), on_stdout);
+    let (output, dir) = rewrite_file(&mbox, &["--in-place"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(dir.path().join("in.mbox")).unwrap(),
+        on_stdout
+    );
+}
+
+#[test]
+fn rewrite_copies_a_message_over_the_limit_from_the_file_and_refuses_from_stdin() {
+    let mut mbox = b"From big\n".to_vec();
+    mbox.extend(message_of(3000));
+    mbox.extend(b"\n\n");
+    mbox.extend(two_mbox());
+    let (output, dir) = rewrite_file(&mbox, &["--max-message-bytes", "2K"]);
+    assert_eq!(output.status.code(), Some(1), "a message was not analyzed");
+    let text = String::from_utf8(output.stdout.clone()).unwrap();
+    let big_end = 9 + 3000 + 1;
+    assert_eq!(
+        &output.stdout[..big_end],
+        &mbox[..big_end],
+        "copied as it was"
+    );
+    assert!(text.contains("href=\"http://first.example/two.html\""));
+    assert!(text.contains("href=\"http://second.example/two.html\""));
+    assert!(
+        stderr(&output).contains("at byte 0: the message has 3010 bytes"),
+        "{}",
+        stderr(&output)
+    );
+    // In place, the whole mbox is written.
+    let path = dir.path().join("in.mbox");
+    let output = mimebase(
+        &[
+            "rewrite",
+            "--in-place",
+            "--max-message-bytes",
+            "2K",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(std::fs::read(&path).unwrap(), text.as_bytes());
+
+    // From standard input the bytes of the big message are gone: -o writes nothing.
+    let out = dir.path().join("out.mbox");
+    let output = mimebase(
+        &[
+            "rewrite",
+            "--max-message-bytes",
+            "2K",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &mbox,
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!out.exists());
+    assert!(
+        stderr(&output).contains("cannot be written back"),
+        "{}",
+        stderr(&output)
+    );
+    // One message over the limit, not an mbox.
+    let output = mimebase(&["rewrite", "--max-message-bytes", "2K"], &message_of(3000));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert!(stderr(&output).contains("more than 2048 bytes"));
+}
+
+#[test]
+fn extract_gives_each_message_of_an_mbox_a_directory_named_by_its_offset() {
+    let second = second_offset(&two_mbox());
+    let dir = workdir();
+    let out = dir.path().join("out");
+    let output = mimebase(&["extract", "--dir", out.to_str().unwrap(), TWO], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for (offset, base) in [
+        (0, "http://first.example/"),
+        (second, "http://second.example/"),
+    ] {
+        let sub = out.join(offset.to_string());
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(sub.join("index.json")).unwrap()).unwrap();
+        assert_eq!(index["files"][0]["base"], base, "{index}");
+        let root = index["root"].as_str().unwrap();
+        assert!(
+            stdout(&output)
+                .lines()
+                .any(|l| Path::new(l) == sub.join(root))
+        );
+    }
+    // An mbox of one message is extracted into OUT itself, as a file of one message is.
+    let one = dir.path().join("one.mbox");
+    std::fs::write(&one, &two_mbox()[..second - 1]).unwrap();
+    let out = dir.path().join("one");
+    let output = mimebase(
+        &[
+            "extract",
+            "--dir",
+            out.to_str().unwrap(),
+            one.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert!(out.join("index.json").exists());
+}
+
+#[test]
+fn extract_reads_no_more_than_the_limit() {
+    let output = mimebase(
+        &[
+            "extract",
+            "--dir",
+            "target/never-written",
+            "--max-message-bytes",
+            "2K",
+        ],
+        &message_of(3000),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("more than 2048 bytes"));
+    assert!(
+        !Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target/never-written")
+            .exists()
+    );
+}
+
+#[test]
+fn a_header_line_over_the_header_limit_does_not_cost_the_fields_after_it() {
+    let mut message = b"X-Long: ".to_vec();
+    message.resize(8 + 1_100_000, b'a');
+    message.extend(b"\nContent-Type: text/html\nContent-Base: http://long.example/dir/\n\n<a href=\"two.html\">x</a>\n");
+    let output = mimebase(&["urls", "--json"], &message);
+    assert_eq!(output.status.code(), Some(0));
+    let records = json_lines(&output);
+    assert!(
+        records
+            .iter()
+            .any(|r| r["reference"] == "two.html"
+                && r["resolved"] == "http://long.example/dir/two.html"),
+        "{records:?}"
+    );
+    let output = mimebase(&["inspect", "--json"], &message);
+    let record = &json_lines(&output)[0];
+    let diagnostics = record["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["kind"], "header_too_large");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "header field X-Long at byte 0 has {} bytes",
+                8 + 1_100_000
+            )),
+        "{diagnostics:?}"
     );
 }

@@ -62,6 +62,14 @@ Examples:
     /// Write the message with every resolvable relative URL of its HTML bodies in absolute
     /// form; every other byte stays as it was. Same-document references (an empty value,
     /// `#fragment`) are kept as written.
+    ///
+    /// An mbox (a FILE whose first bytes are `From `) is written back as an mbox, each
+    /// message rewritten against its own bases: the same `From ` lines and separators, the
+    /// mboxrd quoting (`>From `) redone. A message that could not be written back exactly
+    /// (a line beginning `From ` unquoted in it) is written as it was, with a diagnostic; a
+    /// message over --max-message-bytes is copied from FILE as it was (from standard input it
+    /// cannot be: the output then stops there, exit code 1, and -o or --in-place write
+    /// nothing).
     #[command(after_help = "\
 Examples:
   mimebase rewrite message.eml > absolute.eml
@@ -104,6 +112,11 @@ Examples:
     /// Write every part of one message as a file in a directory, its HTML parts with each URL
     /// that names another part (cid:, mid:, Content-Location) pointing at that part's file,
     /// and an index.json; prints the path of the main HTML page.
+    ///
+    /// An mbox (a MESSAGE whose first bytes are `From `) of more than one message gives each
+    /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
+    /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
+    /// per main page; an mbox of one message is extracted into OUT itself.
     Extract(ExtractArgs),
 }
 
@@ -194,7 +207,7 @@ pub(crate) struct UrlsArgs {
 /// `mimebase extract`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ExtractArgs {
-    /// The message to extract; `-` (or none) reads standard input.
+    /// The message (or mbox) to extract; `-` (or none) reads standard input.
     #[arg(value_name = "MESSAGE", default_value = "-")]
     pub file: PathBuf,
 
@@ -217,7 +230,7 @@ pub(crate) struct ExtractArgs {
 /// `mimebase rewrite`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RewriteArgs {
-    /// The message to rewrite; `-` (or none) reads standard input.
+    /// The message (or mbox) to rewrite; `-` (or none) reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
 

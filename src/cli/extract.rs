@@ -3,6 +3,14 @@
 //! output is). Exit code 1 when the message cannot be read or a file cannot be written
 //! (also when one exists and `--force` is not given).
 //!
+//! An mbox input (its first five bytes `From `, read by [`mimebase::mailbox`] as every
+//! command reads it) that holds more than one message gives each message a directory of its
+//! own, `OUT/OFFSET/`, OFFSET being the byte offset of its `From ` line in the file (the
+//! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message with
+//! a main HTML page. An mbox holding one message is extracted into OUT itself, as a file
+//! holding one message is. A message that cannot be read or written is named on stderr and
+//! the others are still extracted (exit code 1).
+//!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
 //! rules, checked again here), files are created with `create_new` so that no existing file
 //! or symbolic link is written through, and with `--force` an existing entry is removed
@@ -22,59 +30,76 @@ use std::process::ExitCode;
 
 use mimebase::{DiagnosticKind, Extracted};
 
+use mimebase::mailbox::{Input, Message};
+
 use super::args::ExtractArgs;
-use super::output::escape;
-use super::{EXIT_INPUT_FAILED, read_input, write_failed};
+use super::output::{escape, place};
+use super::{EXIT_INPUT_FAILED, messages, write_failed};
 
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     let options = args.resolution.options();
-    let name = args.file.display().to_string();
-    let raw = match read_input(&args.file) {
-        Ok(raw) => raw,
-        Err(error) => {
+    let mut messages = messages(&args.file, args.limits.max_message_bytes).peekable();
+    let mut failed = false;
+    let mut several = false;
+    while let Some(Message { source, input }) = messages.next() {
+        // Known once the second message of an mbox is read: each message then has a
+        // directory of its own, named by its offset.
+        several |= messages.peek().is_some();
+        let dir = match source.offset {
+            Some(offset) if several => args.dir.join(offset.to_string()),
+            _ => args.dir.clone(),
+        };
+        let label = if several {
+            place(&source)
+        } else {
+            escape(&source.path).into_owned()
+        };
+        let raw = match input {
+            Input::Bytes(raw) => raw,
+            Input::Error(_, message) => {
+                eprintln!("mimebase: {label}: {}", escape(&message));
+                failed = true;
+                continue;
+            }
+        };
+        let extracted = mimebase::extract(&raw, &options);
+        drop(raw);
+        for diagnostic in &extracted.report.diagnostics {
+            if matches!(
+                diagnostic.kind,
+                DiagnosticKind::RewriteSkipped | DiagnosticKind::UnmatchedCid
+            ) {
+                let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
+                eprintln!(
+                    "mimebase: {label}: part {part}: {}",
+                    escape(&diagnostic.message)
+                );
+            }
+        }
+        if let Err(error) = write(&dir, &extracted, args.force) {
             eprintln!(
                 "mimebase: {}: {}",
-                escape(&name),
+                escape(&dir.display().to_string()),
                 escape(&error.to_string())
             );
-            return ExitCode::from(EXIT_INPUT_FAILED);
+            failed = true;
+            continue;
         }
-    };
-    let extracted = mimebase::extract(&raw, &options);
-    for diagnostic in &extracted.report.diagnostics {
-        if matches!(
-            diagnostic.kind,
-            DiagnosticKind::RewriteSkipped | DiagnosticKind::UnmatchedCid
-        ) {
-            let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-            eprintln!(
-                "mimebase: {}: part {part}: {}",
-                escape(&name),
-                escape(&diagnostic.message)
-            );
+        if let Some(root) = &extracted.root {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            let line = escape(&dir.join(root).display().to_string()).into_owned();
+            if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                return write_failed(&error);
+            }
         }
     }
-    match write(&args.dir, &extracted, args.force) {
-        Ok(()) => {}
-        Err(error) => {
-            eprintln!(
-                "mimebase: {}: {}",
-                escape(&args.dir.display().to_string()),
-                escape(&error.to_string())
-            );
-            return ExitCode::from(EXIT_INPUT_FAILED);
-        }
+    if failed {
+        ExitCode::from(EXIT_INPUT_FAILED)
+    } else {
+        ExitCode::SUCCESS
     }
-    if let Some(root) = &extracted.root {
-        let stdout = io::stdout();
-        let mut out = stdout.lock();
-        let line = escape(&args.dir.join(root).display().to_string()).into_owned();
-        if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
-            return write_failed(&error);
-        }
-    }
-    ExitCode::SUCCESS
 }
 
 /// A file name that is one plain path segment (no root, no `..`, no separator).

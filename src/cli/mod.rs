@@ -8,15 +8,16 @@
 mod args;
 mod extract;
 mod output;
+mod rewrite;
 mod scan;
 
-use std::io::{self, BufRead, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use args::{Args, Command, InputArgs, ManArgs, ResolveArgs, RewriteArgs};
+use args::{Args, Command, InputArgs, ManArgs, ResolveArgs};
 use mimebase::mailbox::{self, Found, Input, Message, Opened};
 use output::escape;
 
@@ -57,7 +58,7 @@ pub(crate) fn run() -> ExitCode {
             run_inputs(&urls.inputs, &printer)
         }
         Command::Resolve(resolve) => run_resolve(resolve),
-        Command::Rewrite(rewrite) => run_rewrite(rewrite),
+        Command::Rewrite(args) => rewrite::run(args),
         Command::Scan(scan) => scan::run(scan),
         Command::Completions(completions) => {
             let mut command = Args::command();
@@ -125,7 +126,7 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
 
 /// The messages of the input `file` (`-`: standard input), as [`mailbox::open`] reads them:
 /// one, or those of an mbox, each read up to `limit` bytes; a failure is a message too.
-fn messages(file: &Path, limit: u64) -> Box<dyn Iterator<Item = Message> + Send> {
+pub(crate) fn messages(file: &Path, limit: u64) -> Box<dyn Iterator<Item = Message> + Send> {
     let found = if file == Path::new("-") {
         Found::Stdin
     } else {
@@ -138,101 +139,6 @@ fn messages(file: &Path, limit: u64) -> Box<dyn Iterator<Item = Message> + Send>
         Opened::One(message) => Box::new(std::iter::once(message)),
         Opened::Many(messages) => messages,
     }
-}
-
-/// `mimebase rewrite`: the rewritten message on stdout, or into a file (`-o`, `--in-place`)
-/// by way of a temporary file and a rename; each part left unchanged named on stderr.
-fn run_rewrite(args: &RewriteArgs) -> ExitCode {
-    let reads_stdin = args.file == Path::new("-");
-    if args.in_place && reads_stdin {
-        usage_error("--in-place needs a FILE: standard input cannot be replaced");
-    }
-    let options = args.resolution.options();
-    let name = args.file.display().to_string();
-    let raw = match read_input(&args.file) {
-        Ok(raw) => raw,
-        Err(error) => {
-            eprintln!(
-                "mimebase: {}: {}",
-                escape(&name),
-                escape(&error.to_string())
-            );
-            return ExitCode::from(EXIT_INPUT_FAILED);
-        }
-    };
-    let rewritten = mimebase::rewrite(&raw, &options);
-    for diagnostic in &rewritten.report.diagnostics {
-        if diagnostic.kind == mimebase::DiagnosticKind::RewriteSkipped {
-            let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-            eprintln!(
-                "mimebase: {}: part {}: {}",
-                escape(&name),
-                escape(part),
-                escape(&diagnostic.message)
-            );
-        }
-    }
-    let target = if args.in_place {
-        if rewritten.message == raw {
-            return ExitCode::SUCCESS;
-        }
-        // Follow a symbolic link, so that the file it names is replaced, not the link.
-        match std::fs::canonicalize(&args.file) {
-            Ok(path) => Some(path),
-            Err(error) => {
-                eprintln!(
-                    "mimebase: {}: {}",
-                    escape(&name),
-                    escape(&error.to_string())
-                );
-                return ExitCode::from(EXIT_INPUT_FAILED);
-            }
-        }
-    } else {
-        args.output.clone()
-    };
-    match target {
-        None => write_all(&rewritten.message),
-        Some(path) => match replace_file(&path, &rewritten.message, args.in_place) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                let shown = path.display().to_string();
-                eprintln!(
-                    "mimebase: writing {}: {}",
-                    escape(&shown),
-                    escape(&error.to_string())
-                );
-                ExitCode::from(EXIT_USAGE)
-            }
-        },
-    }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, flushes it to the disk, then renames it
-/// over `path`: a reader of `path` sees the old file or the whole new one, never a part. With
-/// `keep_permissions`, the new file gets the permissions of the file it replaces; otherwise
-/// those of a newly created file (`0666` less the umask).
-fn replace_file(path: &Path, bytes: &[u8], keep_permissions: bool) -> io::Result<()> {
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".mimebase-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut file = builder.tempfile_in(&directory)?;
-    if keep_permissions {
-        let permissions = std::fs::metadata(path)?.permissions();
-        file.as_file().set_permissions(permissions)?;
-    }
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|error| error.error)?;
-    Ok(())
 }
 
 /// `mimebase resolve`: one line per reference, an empty line (and exit 1) for a failure.
@@ -342,15 +248,4 @@ fn write_failed(error: &io::Error) -> ExitCode {
     }
     eprintln!("mimebase: writing output: {}", escape(&error.to_string()));
     ExitCode::from(EXIT_USAGE)
-}
-
-/// The bytes of `path`, or of standard input for `-`.
-fn read_input(path: &Path) -> io::Result<Vec<u8>> {
-    if path == Path::new("-") {
-        let mut raw = Vec::new();
-        io::stdin().lock().read_to_end(&mut raw)?;
-        Ok(raw)
-    } else {
-        std::fs::read(path)
-    }
 }

@@ -72,11 +72,63 @@ pub(crate) enum HeaderProblem {
 #[derive(Debug, Clone)]
 pub(crate) struct HeaderBlock {
     pub fields: Vec<Field>,
+    /// The indices in `fields` of the fields longer than the limit, whose values were not
+    /// read (each kept as a field the analysis does not read, so that the fields after it keep
+    /// their indices).
+    pub overlong: Vec<usize>,
     /// The header block, without the blank line that ends it.
     pub range: Range<usize>,
     /// Where the body starts (after the blank line, or at the first line that is not a field).
     pub body_start: usize,
     pub problem: Option<HeaderProblem>,
+}
+
+/// The fields read so far, and the bytes they hold.
+struct Fields<'r> {
+    raw: &'r [u8],
+    max_bytes: usize,
+    fields: Vec<Field>,
+    overlong: Vec<usize>,
+    /// The bytes of the fields read, overlong ones not counted.
+    kept_bytes: usize,
+    /// (name, name's range, start of the value) of the field being read; it ends where the
+    /// next line that is not a continuation starts.
+    current: Option<(Option<&'static str>, Range<usize>, usize)>,
+}
+
+impl Fields<'_> {
+    /// Ends the field being read, if any, at `at`. A field of more than `max_bytes` bytes
+    /// is overlong: its value is not unfolded, and its bytes do not count against the
+    /// block's limit.
+    fn finish(&mut self, at: usize) {
+        let Some((name, raw_name, value_start)) = self.current.take() else {
+            return;
+        };
+        let raw_end = trim_line_break(self.raw, value_start, at);
+        let length = at.saturating_sub(raw_name.start);
+        if length > self.max_bytes {
+            self.overlong.push(self.fields.len());
+            self.fields.push(Field {
+                name: None,
+                value: String::new(),
+                raw_name,
+                raw_value: value_start..raw_end,
+            });
+            return;
+        }
+        self.kept_bytes += length;
+        let value = if name.is_some() {
+            unfold(self.raw.get(value_start..raw_end).unwrap_or_default())
+        } else {
+            String::new()
+        };
+        self.fields.push(Field {
+            name,
+            value,
+            raw_name,
+            raw_value: value_start..raw_end,
+        });
+    }
 }
 
 /// Reads the header block at the start of `raw[range]`.
@@ -86,61 +138,53 @@ pub(crate) struct HeaderBlock {
 /// allowed as in RFC 5322 §4.5.3) nor a continuation (starting with space or tab) ends the
 /// block early: when it is the first line, there is no header block at all and the body is
 /// the whole range.
+///
+/// Limits, so that a hostile header costs neither memory nor the fields a reader needs:
+/// one field (its name, value and continuation lines) of more than `max_bytes` bytes is
+/// overlong: its value is not read (see [`HeaderBlock::overlong`]) and the fields after it
+/// are; once the fields read hold more than `max_bytes` bytes, overlong fields not counted,
+/// the block ends with [`HeaderProblem::TooLarge`] before the next field, and the body
+/// starts after the next empty line.
 pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
     let end = range.end.min(raw.len());
     let start = range.start.min(end);
-    let mut fields: Vec<Field> = Vec::new();
+    let mut read = Fields {
+        raw,
+        max_bytes,
+        fields: Vec::new(),
+        overlong: Vec::new(),
+        kept_bytes: 0,
+        current: None,
+    };
     let mut pos = start;
     let mut problem = None;
-    // (name, start of the value) of the field being read; it ends where the next line that
-    // is not a continuation starts.
-    let mut current: Option<(Option<&'static str>, Range<usize>, usize)> = None;
-    let finish = |fields: &mut Vec<Field>,
-                  current: &mut Option<(Option<&'static str>, Range<usize>, usize)>,
-                  at: usize| {
-        if let Some((name, raw_name, value_start)) = current.take() {
-            let raw_end = trim_line_break(raw, value_start, at);
-            let value = if name.is_some() {
-                unfold(raw.get(value_start..raw_end).unwrap_or_default())
-            } else {
-                String::new()
-            };
-            fields.push(Field {
-                name,
-                value,
-                raw_name,
-                raw_value: value_start..raw_end,
-            });
-        }
-    };
     let (header_end, body_start) = loop {
         if pos >= end {
-            finish(&mut fields, &mut current, end);
+            read.finish(end);
             break (end, end);
-        }
-        if pos - start > max_bytes {
-            finish(&mut fields, &mut current, pos);
-            problem = Some(HeaderProblem::TooLarge);
-            let body_start = blank_line_after(raw, pos, end).unwrap_or(end);
-            break (pos, body_start);
         }
         let rest = raw.get(pos..end).unwrap_or_default();
         let line_len = memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
         let line = rest.get(..line_len).unwrap_or_default();
         if line == b"\n" || line == b"\r\n" {
-            finish(&mut fields, &mut current, pos);
+            read.finish(pos);
             break (pos, pos + line_len);
         }
         match line.first() {
-            Some(b' ' | b'\t') if current.is_some() => {}
+            Some(b' ' | b'\t') if read.current.is_some() => {}
             _ => match field_name(line) {
                 Some((name, name_len, colon)) => {
-                    finish(&mut fields, &mut current, pos);
-                    current = Some((name, pos..pos + name_len, pos + colon + 1));
+                    read.finish(pos);
+                    if read.kept_bytes > max_bytes {
+                        problem = Some(HeaderProblem::TooLarge);
+                        let body_start = blank_line_after(raw, pos, end).unwrap_or(end);
+                        break (pos, body_start);
+                    }
+                    read.current = Some((name, pos..pos + name_len, pos + colon + 1));
                 }
                 None => {
-                    finish(&mut fields, &mut current, pos);
-                    problem = Some(if fields.is_empty() {
+                    read.finish(pos);
+                    problem = Some(if read.fields.is_empty() {
                         HeaderProblem::NoHeader
                     } else {
                         HeaderProblem::Malformed
@@ -152,7 +196,8 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         pos += line_len;
     };
     HeaderBlock {
-        fields,
+        fields: read.fields,
+        overlong: read.overlong,
         range: start..header_end,
         body_start,
         problem,
@@ -304,13 +349,36 @@ mod tests {
     }
 
     #[test]
-    fn header_size_limit_stops_reading() {
-        let mut raw = b"A: 1\nB: ".to_vec();
+    fn an_overlong_field_is_not_read_and_the_fields_after_it_are() {
+        let mut raw = b"A: 1\nContent-Location: ".to_vec();
         raw.extend(std::iter::repeat_n(b'x', 5000));
-        raw.extend(b"\nC: 3\n\nbody");
+        raw.extend(b"\n \tfolded\nContent-Type: text/html\n\nbody");
+        let block = parse(&raw, 0..raw.len(), 100);
+        assert_eq!(block.problem, None);
+        assert_eq!(&raw[block.body_start..], b"body");
+        assert_eq!(
+            names_values(&block),
+            [(None, ""), (None, ""), (Some("Content-Type"), "text/html")]
+        );
+        assert_eq!(block.overlong, [1]);
+        let field = &block.fields[1];
+        assert_eq!(&raw[field.raw_name.clone()], b"Content-Location");
+        assert!(raw[field.raw_value.clone()].ends_with(b"\tfolded"));
+    }
+
+    #[test]
+    fn header_size_limit_stops_reading() {
+        let mut raw = Vec::new();
+        for i in 0..50 {
+            raw.extend(format!("Base: http://x/{i:03}\n").bytes());
+        }
+        raw.extend(b"\nbody");
+        // Each field is 19 bytes: the sixth passes 100, the seventh is not read.
         let block = parse(&raw, 0..raw.len(), 100);
         assert_eq!(block.problem, Some(HeaderProblem::TooLarge));
         assert_eq!(&raw[block.body_start..], b"body");
-        assert_eq!(block.fields.len(), 2);
+        assert_eq!(block.fields.len(), 6);
+        assert_eq!(block.range.end, 6 * 19);
+        assert!(block.overlong.is_empty());
     }
 }

@@ -292,6 +292,22 @@ fn read_entity(
         ),
         None => {}
     }
+    for &index in &block.overlong {
+        if let Some(field) = block.fields.get(index) {
+            let name = raw.get(field.raw_name.clone()).unwrap_or_default();
+            let name = String::from_utf8_lossy(name.get(..100).unwrap_or(name));
+            diagnose(
+                diagnostics,
+                DiagnosticKind::HeaderTooLarge,
+                format!(
+                    "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are",
+                    field.raw_name.start,
+                    field.raw_value.end - field.raw_name.start,
+                    options.max_header_bytes()
+                ),
+            );
+        }
+    }
     let default_type = if pending.in_digest {
         ContentType::new("message", "rfc822")
     } else {
