@@ -193,7 +193,7 @@ impl Options {
     /// HTML part that lost URLs to the limit unchanged (rewriting only the URLs that were
     /// recorded would leave it half rewritten).
     ///
-    /// A record costs memory (about 100 to 200 bytes with its strings), and a message can
+    /// A record costs memory (about 250 bytes with its strings), and a message can
     /// hold millions of URLs in a few tens of megabytes of HTML: without a bound, memory would
     /// follow what the message holds rather than its size.
     ///
@@ -202,7 +202,7 @@ impl Options {
     /// 100 000 URL records. Real mail stays far below: a newsletter holds tens to a few
     /// hundred links, a Wikipedia article saved as MHTML about 900, a very long web page
     /// saved as MHTML a few thousand. The default leaves a margin of more than ten times that
-    /// while bounding the records of one message to some 20 MB.
+    /// while bounding the records of one message to some 25 MB.
     pub fn with_max_urls(mut self, count: usize) -> Self {
         self.max_urls = count;
         self
