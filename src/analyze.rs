@@ -374,7 +374,6 @@ fn resolve(
 }
 
 /// The URLs of the entity's header fields: the base fields against the outer base
-/// The URLs of the entity's header fields: the base fields against the outer base
 /// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
 /// parameter of a `message/external-body` `Content-Type` (RFC 2017) against the header-level
 /// base.
@@ -448,10 +447,17 @@ fn url_limit(entity: &Entity, count: usize, place: &str, options: &Options) -> D
     Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::UrlLimit,
-        message: format!(
-            "{count} URLs of the {place} are not recorded: the message has more than {} URLs",
-            options.max_urls()
-        ),
+        message: if count == 1 {
+            format!(
+                "1 URL of the {place} is not recorded: the message has more than {} URLs",
+                options.max_urls()
+            )
+        } else {
+            format!(
+                "{count} URLs of the {place} are not recorded: the message has more than {} URLs",
+                options.max_urls()
+            )
+        },
     }
 }
 

@@ -79,11 +79,11 @@ fn past_the_limit_urls_stop_and_everything_else_goes_on() {
             ),
             (
                 "2",
-                "1 URLs of the header are not recorded: the message has more than 5 URLs"
+                "1 URL of the header is not recorded: the message has more than 5 URLs"
             ),
             (
                 "2",
-                "1 URLs of the body are not recorded: the message has more than 5 URLs"
+                "1 URL of the body is not recorded: the message has more than 5 URLs"
             ),
         ]
     );

@@ -126,7 +126,42 @@ impl<'a> Components<'a> {
     ///
     /// [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
     pub fn recombine(&self) -> String {
-        self.to_string()
+        // Built in one allocation of the exact size: every resolved URL goes through here.
+        let optional = |part: Option<&str>| part.map_or(0, |part| part.len() + 1);
+        let slash = self.needs_slash();
+        let mut url = String::with_capacity(
+            optional(self.scheme)
+                + self.net_loc.map_or(0, |net_loc| net_loc.len() + 2)
+                + usize::from(slash)
+                + self.path.len()
+                + optional(self.params)
+                + optional(self.query)
+                + optional(self.fragment),
+        );
+        if let Some(scheme) = self.scheme {
+            url.push_str(scheme);
+            url.push(':');
+        }
+        if let Some(net_loc) = self.net_loc {
+            url.push_str("//");
+            url.push_str(net_loc);
+        }
+        if slash {
+            url.push('/');
+        }
+        url.push_str(self.path);
+        for (delimiter, part) in [(';', self.params), ('?', self.query), ('#', self.fragment)] {
+            if let Some(part) = part {
+                url.push(delimiter);
+                url.push_str(part);
+            }
+        }
+        url
+    }
+
+    /// True when a `'/'` goes between the `net_loc` and the path (see [`Components::recombine`]).
+    fn needs_slash(&self) -> bool {
+        self.net_loc.is_some() && !self.path.is_empty() && !self.path.starts_with('/')
     }
 }
 
@@ -138,7 +173,7 @@ impl fmt::Display for Components<'_> {
         }
         if let Some(net_loc) = self.net_loc {
             write!(f, "//{net_loc}")?;
-            if !self.path.is_empty() && !self.path.starts_with('/') {
+            if self.needs_slash() {
                 f.write_str("/")?;
             }
         }
