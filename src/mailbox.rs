@@ -575,8 +575,9 @@ fn stream(
 
 /// Appends what `reader` holds to `bytes`, until its end or until `bytes` holds `most` bytes.
 ///
-/// Once the input passes 1 MiB, the buffer is reserved at once for `most` bytes: address
-/// space, of which the operating system makes memory only of the pages written. Growing by
+/// Once the input passes 1 MiB, the buffer is reserved at once for `most` bytes (when the
+/// system grants that much address space): address space, of which the operating system
+/// makes memory only of the pages written. Growing by
 /// doubling instead copies the bytes at each step and leaves the old buffers to the
 /// allocator, which made reading `/dev/zero` up to a 64 MiB limit cost 156 MB of resident
 /// memory.
@@ -590,12 +591,11 @@ fn read_up_to(reader: &mut dyn Read, bytes: &mut Vec<u8>, most: u64) -> io::Resu
         // The end of the input.
         return Ok(());
     }
-    bytes
-        .try_reserve_exact(most - bytes.len())
-        .map_err(io::Error::other)?;
-    reader
-        .take((most - bytes.len()) as u64)
-        .read_to_end(bytes)?;
+    let rest = most - bytes.len();
+    // A limit larger than the address space the system grants (`--max-message-bytes 1000G`)
+    // cannot be reserved: the buffer then grows as the input comes, by doubling.
+    let _ = bytes.try_reserve_exact(rest);
+    reader.take(rest as u64).read_to_end(bytes)?;
     Ok(())
 }
 

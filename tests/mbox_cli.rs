@@ -212,6 +212,13 @@ fn a_message_over_the_limit_is_too_large_and_the_next_input_is_read() {
     let output = mimebase(&["urls", "--max-message-bytes", "2K"], &message_of(2048));
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).contains("http://big.example/x.html\tx.html"));
+    // A limit far larger than memory still reads a message of a few MiB from a stream.
+    let output = mimebase(
+        &["urls", "--max-message-bytes", "1000000G"],
+        &message_of(3 << 20),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("http://big.example/x.html\tx.html"));
 }
 
 #[test]
