@@ -555,22 +555,28 @@ fn stream(
     if let Some(size) = size.filter(|&size| size > limit) {
         return Opened::One(Message::too_large(Source::file(name, size), limit));
     }
+    Opened::One(read_one(name, head, &mut reader, limit))
+}
+
+/// One message: `head` (its first bytes, already read) and the rest of `reader`, read up to
+/// one byte past `limit`; over the limit, a [`ScanErrorKind::TooLarge`] message without a
+/// length, the rest not read (it may never end: `/dev/zero`).
+fn read_one(name: String, head: Vec<u8>, reader: &mut dyn Read, limit: u64) -> Message {
     let mut message = head;
-    if let Err(error) = read_up_to(&mut reader, &mut message, limit.saturating_add(1)) {
-        return Opened::One(read_error(name, &error));
+    if let Err(error) = read_up_to(reader, &mut message, limit.saturating_add(1)) {
+        return read_error(name, &error);
     }
     let length = message.len() as u64;
     if length > limit {
-        // Its size was not known, and the rest is not read: it may never end (`/dev/zero`).
         drop(message);
         let mut source = Source::file(name, 0);
         source.length = None;
-        return Opened::One(Message::too_large(source, limit));
+        return Message::too_large(source, limit);
     }
-    Opened::One(Message {
+    Message {
         source: Source::file(name, length),
         input: Input::Bytes(message),
-    })
+    }
 }
 
 /// Appends what `reader` holds to `bytes`, until its end or until `bytes` holds `most` bytes.
@@ -623,21 +629,7 @@ pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R
     if head == b"From " {
         return Stream::Mbox(Mbox::new(name, io::Cursor::new(head).chain(reader), limit));
     }
-    let mut message = head;
-    if let Err(error) = read_up_to(&mut reader, &mut message, limit.saturating_add(1)) {
-        return Stream::One(read_error(name, &error));
-    }
-    let length = message.len() as u64;
-    if length > limit {
-        drop(message);
-        let mut source = Source::file(name, 0);
-        source.length = None;
-        return Stream::One(Message::too_large(source, limit));
-    }
-    Stream::One(Message {
-        source: Source::file(name, length),
-        input: Input::Bytes(message),
-    })
+    Stream::One(read_one(name, head, &mut reader, limit))
 }
 
 fn read_error(name: String, error: &io::Error) -> Message {

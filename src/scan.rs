@@ -49,8 +49,9 @@
 //! # Offsets in mbox files
 //!
 //! An mbox file holds messages one after another, each starting with a `From ` line (the
-//! "From_ line": envelope sender and date). `scan` reads a file as an mbox when its first five
-//! bytes are `From `, and starts a new message at every line that begins with `From ` and
+//! "From_ line": envelope sender and date). `scan` (and every other command: `inspect`,
+//! `urls`, `rewrite`, `extract`) reads a file, or standard input, as an mbox when its first
+//! five bytes are `From `, and starts a new message at every line that begins with `From ` and
 //! follows an empty line (`\n` or `\r\n`), as the mboxo and mboxrd formats write them; a
 //! `From ` line after a non-empty line is part of the message.
 //!
