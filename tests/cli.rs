@@ -818,3 +818,34 @@ fn resolve_reads_references_from_stdin_when_given_none() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "\nmailto:y\n");
 }
+
+#[test]
+fn max_urls_bounds_the_urls_recorded_and_urls_says_what_it_left_out() {
+    let message = b"Content-Type: text/html\nContent-Base: http://x.example/\n\n\
+        <a href=\"a.html\">a</a><a href=\"b.html\">b</a><a href=\"c.html\">c</a>\n";
+    let all = mimebase(&["urls"], message);
+    assert_eq!(stdout(&all).lines().count(), 4);
+    assert_eq!(String::from_utf8_lossy(&all.stderr), "");
+
+    let cut = mimebase(&["urls", "--max-urls", "2"], message);
+    assert_eq!(cut.status.code(), Some(0));
+    assert_eq!(
+        stdout(&cut),
+        "http://x.example/\thttp://x.example/\nhttp://x.example/a.html\ta.html\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&cut.stderr),
+        "mimebase: -: part HEADER: 2 URLs of the body are not recorded: \
+         the message has more than 2 URLs\n"
+    );
+
+    let scanned = json_lines(&mimebase(&["scan", "--max-urls", "2", "-"], message));
+    assert_eq!(scanned[0]["urls"].as_array().unwrap().len(), 2);
+    assert_eq!(scanned[0]["diagnostics"][0]["kind"], "url_limit");
+
+    let rewritten = mimebase(&["rewrite", "--max-urls", "2"], message);
+    assert_eq!(
+        rewritten.stdout, message,
+        "a part that lost URLs is left unchanged"
+    );
+}

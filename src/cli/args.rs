@@ -354,6 +354,14 @@ pub(crate) struct ResolutionArgs {
     /// Which rules of base precedence apply.
     #[arg(long, value_enum, default_value_t = ProfileArg::Default, help_heading = "Resolution")]
     pub profile: ProfileArg,
+
+    /// How many URLs of one message are recorded (header and HTML URLs together, in document
+    /// order). Past it the rest are left out with a `url_limit` diagnostic naming the parts
+    /// that lost some; the message's parts and bases are still all reported, and `rewrite`
+    /// and `extract` leave a part that lost URLs unchanged. It bounds the memory one message
+    /// can take (about 250 bytes per URL).
+    #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_urls(), help_heading = "Input")]
+    pub max_urls: usize,
 }
 
 impl ResolutionArgs {
@@ -383,7 +391,8 @@ impl ResolutionArgs {
     pub fn options(&self) -> Options {
         let options = Options::new()
             .with_resolver(self.resolver.into())
-            .with_profile(self.profile.into());
+            .with_profile(self.profile.into())
+            .with_max_urls(self.max_urls);
         match &self.retrieval_url {
             Some(url) => options.with_retrieval_url(url.clone()),
             None => options,

@@ -29,7 +29,9 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
-use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Unresolved, UrlRecord};
+use mimebase::{
+    BaseRecord, BaseSource, DiagnosticKind, Options, PartId, Report, Unresolved, UrlRecord,
+};
 
 use super::args::ColorArg;
 
@@ -128,11 +130,28 @@ impl Printer {
         match self {
             Printer::Urls { .. } | Printer::UrlsJson => {
                 // After a failed write the analysis runs to its end, writing nothing more.
-                mimebase::analyze_streaming(&raw, options, |url| {
+                let report = mimebase::analyze_streaming(&raw, options, |url| {
                     if written.is_ok() {
                         written = each(&url);
                     }
                 });
+                // The lines hold URLs alone: URLs left out by --max-urls are said on stderr,
+                // so that a shorter list is never taken for the whole.
+                for diagnostic in &report.diagnostics {
+                    if diagnostic.kind == DiagnosticKind::UrlLimit {
+                        let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
+                        let place = match offset {
+                            Some(offset) => format!("{name} at byte {offset}"),
+                            None => name.to_owned(),
+                        };
+                        eprintln!(
+                            "mimebase: {}: part {}: {}",
+                            escape(&place),
+                            escape(part),
+                            escape(&diagnostic.message)
+                        );
+                    }
+                }
                 written
             }
             Printer::Inspect { .. } | Printer::InspectJson => {
