@@ -121,6 +121,7 @@ def analyze(
     retrieval_url: Optional[str] = None,
     resolver: ResolverName = "rfc1808",
     profile: ProfileName = "default",
+    max_urls: int = 100000,
 ) -> Report:
     """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
 
@@ -130,6 +131,7 @@ def rewrite(
     retrieval_url: Optional[str] = None,
     resolver: ResolverName = "rfc1808",
     profile: ProfileName = "default",
+    max_urls: int = 100000,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
 
@@ -144,5 +146,6 @@ def scan(
     resolver: ResolverName = "rfc1808",
     profile: ProfileName = "default",
     max_message_bytes: int = 67108864,
+    max_urls: int = 100000,
 ) -> Scan:
     """One `mimebase scan` record (dict) per message found under paths, lazily, in input order."""

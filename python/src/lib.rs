@@ -41,11 +41,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///
 /// Functions:
 ///
-/// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default") -> Report``
-/// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default") -> bytes``
+/// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
+///   max_urls=100000) -> Report``
+/// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
+///   max_urls=100000) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864) -> Iterator[dict]``
+///   max_message_bytes=67108864, max_urls=100000) -> Iterator[dict]``
 ///
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
 /// mbox ``From`` line allowed): ``bytes``, ``bytearray``, ``memoryview`` (any object with the
@@ -60,6 +62,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// - ``profile``: ``"default"`` (``Base``, else ``Content-Base``, else
 ///   ``Content-Location``), ``"rfc1808"`` (only ``Base``) or ``"mhtml"`` (RFC 2557:
 ///   ``Content-Location``, else ``Content-Base``; ``thismessage:/`` at the root).
+/// - ``max_urls``: how many URL records one message may have; past it the rest are left out,
+///   each part that lost some has a ``url_limit`` diagnostic, and ``rewrite`` leaves such a
+///   part unchanged. It bounds the memory one message takes.
 ///
 /// An unknown option value raises ``ValueError`` naming the option; a value of the wrong type
 /// raises ``TypeError``. Problems in a message never raise: they are ``Report.diagnostics``.
@@ -87,15 +92,23 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Returns a ``Report``. Never raises on message content; raises ``ValueError`` for an unknown
 /// ``resolver`` or ``profile`` and ``TypeError`` for ``data`` of another type.
 #[pyfunction]
-#[pyo3(signature = (data, *, retrieval_url = None, resolver = "rfc1808", profile = "default"))]
+#[pyo3(signature = (
+    data,
+    *,
+    retrieval_url = None,
+    resolver = "rfc1808",
+    profile = "default",
+    max_urls = 100_000,
+))]
 fn analyze(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     retrieval_url: Option<String>,
     resolver: &str,
     profile: &str,
+    max_urls: usize,
 ) -> PyResult<Report> {
-    let options = options(retrieval_url, resolver, profile)?;
+    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     let report = py.detach(|| mimebase::analyze(raw, &options));
@@ -110,15 +123,23 @@ fn analyze(
 /// that could not be written again faithfully (e.g. a charset that does not round-trip) is left
 /// unchanged. Raises like ``analyze``.
 #[pyfunction]
-#[pyo3(signature = (data, *, retrieval_url = None, resolver = "rfc1808", profile = "default"))]
+#[pyo3(signature = (
+    data,
+    *,
+    retrieval_url = None,
+    resolver = "rfc1808",
+    profile = "default",
+    max_urls = 100_000,
+))]
 fn rewrite<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     retrieval_url: Option<String>,
     resolver: &str,
     profile: &str,
+    max_urls: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = options(retrieval_url, resolver, profile)?;
+    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     let rewritten = py.detach(|| mimebase::rewrite(raw, &options).message);

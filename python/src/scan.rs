@@ -46,7 +46,7 @@ const WAITING_PER_JOB: usize = 16;
 /// ``max_message_bytes``: a message larger than this (in bytes) is not read into memory; it
 /// yields an error record of kind ``"too_large"``.
 ///
-/// ``retrieval_url``, ``resolver``, ``profile``: as for ``analyze``.
+/// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``: as for ``analyze``.
 ///
 /// Each dict is one line of ``mimebase scan``'s output, as documented in the library's
 /// ``scan`` module: ``{"type": "message", "path", "format", "offset", "length", "message_id",
@@ -66,6 +66,7 @@ const WAITING_PER_JOB: usize = 16;
     resolver = "rfc1808",
     profile = "default",
     max_message_bytes = 64 << 20,
+    max_urls = 100_000,
 ))]
 pub(crate) fn scan(
     paths: &Bound<'_, PyAny>,
@@ -74,8 +75,9 @@ pub(crate) fn scan(
     resolver: &str,
     profile: &str,
     max_message_bytes: u64,
+    max_urls: usize,
 ) -> PyResult<Scan> {
-    let options = options(retrieval_url, resolver, profile)?;
+    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
     let jobs = match jobs {
         Some(0) => return Err(PyValueError::new_err("jobs: must be at least 1")),
         Some(jobs) => jobs,

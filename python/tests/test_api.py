@@ -65,6 +65,20 @@ def test_scan_rejects_bad_options():
         mimebase.scan([], resolver="x")
 
 
+def test_max_urls_leaves_urls_out_with_a_diagnostic_and_rewrite_leaves_the_part(tmp_path):
+    raw = MESSAGE + b'<a href="b.html">b</a><a href="c.html">c</a>'
+    assert len(mimebase.analyze(raw).urls) == 4
+    report = mimebase.analyze(raw, max_urls=2)
+    assert resolved(report) == ["http://example.com/news/", "http://example.com/news/today.html"]
+    assert [d.kind for d in report.diagnostics] == ["url_limit"]
+    assert mimebase.rewrite(raw, max_urls=2) == raw
+    assert mimebase.rewrite(raw) != raw
+    (tmp_path / "m.eml").write_bytes(raw)
+    [line] = list(mimebase.scan(tmp_path, jobs=1, max_urls=2))
+    assert len(line["urls"]) == 2
+    assert [d["kind"] for d in line["diagnostics"]] == ["url_limit"]
+
+
 def test_options_change_the_result():
     raw = b"Content-Type: text/html\r\n\r\n<a href='../g'>"
     assert resolved(mimebase.analyze(raw)) == [None]
@@ -194,7 +208,7 @@ def test_documentation():
     for function in (mimebase.analyze, mimebase.rewrite, mimebase.resolve, mimebase.scan):
         assert function.__doc__ and len(function.__doc__) > 200, function
     assert str(inspect.signature(mimebase.analyze)) == (
-        "(data, *, retrieval_url=None, resolver='rfc1808', profile='default')"
+        "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_urls=100000)"
     )
     assert "html:base" in mimebase.Entity.base_source.__doc__
     assert "0-based" in mimebase.Url.range.__doc__
