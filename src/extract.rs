@@ -196,7 +196,10 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
             .iter()
             .filter(|(_, record)| new_values.get(*record).is_some_and(Option::is_some))
             .count();
-        if count == 0 {
+        // A part that lost URLs to the limit may hold links to other parts among them: it is
+        // written unchanged and said so (`splice_decoded` refuses it), even when none of its
+        // recorded URLs names a part.
+        if count == 0 && part.urls_not_recorded == 0 {
             continue;
         }
         let new_value = |record: usize| new_values.get(record).and_then(|v| v.as_deref());

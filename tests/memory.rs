@@ -196,3 +196,46 @@ fn records_of_an_entity_share_part_and_base() {
     // 184 bytes on a 64-bit target (256 before the names and the base were shared).
     assert!(std::mem::size_of::<mimebase::UrlRecord>() <= 184);
 }
+
+#[test]
+fn extract_leaves_a_part_that_lost_urls_unchanged_and_says_so() {
+    // The cid: link to the image is the third URL of the page; with a limit of 2 it is not
+    // recorded, and no recorded URL of the page names another part.
+    let html = "<a href=\"a.html\">a</a><a href=\"b.html\">b</a><img src=\"cid:img1@x\">";
+    let raw = format!(
+        "Content-Type: multipart/related; boundary=b\n\n\
+         --b\nContent-Type: text/html\n\n{html}\n\
+         --b\nContent-Type: image/gif\nContent-ID: <img1@x>\n\nGIF89a\n\
+         --b--\n"
+    );
+    let all = mimebase::extract(raw.as_bytes(), &Options::new());
+    let page = all
+        .files
+        .iter()
+        .find(|f| f.content_type == "text/html")
+        .unwrap();
+    assert_eq!(
+        page.rewritten_urls, 1,
+        "the cid: link points at the image's file"
+    );
+
+    let cut = mimebase::extract(raw.as_bytes(), &Options::new().with_max_urls(2));
+    let page = cut
+        .files
+        .iter()
+        .find(|f| f.content_type == "text/html")
+        .unwrap();
+    assert_eq!(page.rewritten_urls, 0);
+    assert_eq!(page.bytes, html.as_bytes());
+    let kinds: Vec<_> = cut
+        .report
+        .diagnostics
+        .iter()
+        .filter(|d| d.part.as_ref().map(|p| p.as_str()) == Some("1"))
+        .map(|d| d.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [DiagnosticKind::UrlLimit, DiagnosticKind::RewriteSkipped]
+    );
+}
