@@ -406,6 +406,45 @@ impl fmt::Display for UrlSource {
     }
 }
 
+/// A [`UrlSource`] serialized as its [`Display`](fmt::Display) form, assembled on the stack
+/// when it fits in [`SourceName::INLINE`] bytes (every name of the tables does; a custom
+/// element's name may not) instead of in a `String` per record.
+struct SourceName<'a>(&'a UrlSource);
+
+impl SourceName<'_> {
+    /// Room for `html:` + the tag + `@` + the attribute.
+    const INLINE: usize = 64;
+}
+
+impl Serialize for SourceName<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (prefix, name, attribute) = match self.0 {
+            UrlSource::Header { name, .. } => ("header:", *name, None),
+            UrlSource::Html { tag, attribute, .. } => ("html:", tag.as_ref(), *attribute),
+        };
+        let pieces = [
+            prefix,
+            name,
+            attribute.map_or("", |_| "@"),
+            attribute.unwrap_or(""),
+        ];
+        let mut buffer = [0u8; Self::INLINE];
+        let mut length = 0;
+        for piece in pieces {
+            let Some(room) = buffer.get_mut(length..length + piece.len()) else {
+                return serializer.collect_str(self.0);
+            };
+            room.copy_from_slice(piece.as_bytes());
+            length += piece.len();
+        }
+        // Whole `str`s were copied, so the bytes are UTF-8.
+        match buffer.get(..length).map(std::str::from_utf8) {
+            Some(Ok(text)) => serializer.serialize_str(text),
+            _ => serializer.collect_str(self.0),
+        }
+    }
+}
+
 /// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
 ///
 /// A message can hold very many URLs, so a record is kept small: the part identifier and
@@ -444,7 +483,7 @@ impl Serialize for UrlRecord {
         use serde::ser::SerializeMap;
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("part", &self.part)?;
-        map.serialize_entry("source", &self.source.to_string())?;
+        map.serialize_entry("source", &SourceName(&self.source))?;
         match &self.source {
             UrlSource::Header { field, item, .. } => {
                 map.serialize_entry("field", field)?;

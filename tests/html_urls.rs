@@ -153,3 +153,38 @@ fn second_body_adds_only_attributes_the_first_lacks() {
         ],
     );
 }
+
+/// The JSON `source` of a record is its `Display` form, for element names short enough to be
+/// assembled on the stack and for a custom element's name longer than that.
+#[test]
+fn json_source_is_the_display_form_for_any_element_name() {
+    let long = format!("x-{}", "long".repeat(20));
+    let message = format!(
+        "Content-Base: http://b/d/\nContent-Type: text/html\n\n\
+         <p style=\"background:url(p.png)\"><{long} style=\"background:url(l.png)\"></{long}>\
+         <style>a{{b:url(s.png)}}</style>"
+    );
+    let report = analyze(message.as_bytes(), &Options::new());
+    let sources: Vec<(String, String)> = report
+        .urls
+        .iter()
+        .map(|url| {
+            let json = serde_json::to_value(url).unwrap();
+            (
+                url.source.to_string(),
+                json["source"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        "header:Content-Base".to_owned(),
+        "html:p@style".to_owned(),
+        format!("html:{long}@style"),
+        "html:style".to_owned(),
+    ];
+    assert_eq!(
+        sources,
+        expected.map(|s| (s.clone(), s)).to_vec(),
+        "Display and JSON"
+    );
+}

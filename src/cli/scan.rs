@@ -134,16 +134,18 @@ impl Done {
     }
 }
 
-/// Analyzes one job and writes its line. A panic inside the library becomes an `internal`
-/// error line, so that one message cannot end a batch.
-fn process(job: Message, options: &Options) -> Done {
+/// Analyzes one job and writes its line into `line`, a buffer of an earlier line (its
+/// contents are dropped, its allocation kept: see [`Sink::write`]). A panic inside the library
+/// becomes an `internal` error line, so that one message cannot end a batch.
+fn process(job: Message, options: &Options, mut line: Vec<u8>) -> Done {
     let Message { source, input } = job;
     let progress_bytes = source.length.unwrap_or_default();
     match input {
         Input::Bytes(raw) => {
             let analyzed = catch_unwind(AssertUnwindSafe(|| {
                 let report = analyze(&raw, options);
-                let mut line = Vec::with_capacity(raw.len() / 2 + 256);
+                line.clear();
+                line.reserve(raw.len() / 2 + 256);
                 sonic_rs::to_writer(&mut line, &ScanLine::message(&source, &report))
                     .map(|()| (line, report.urls.len()))
             }));
@@ -193,16 +195,17 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
 
 /// `--jobs 1`: one thread does everything, in order.
 fn sequential(walker: Walker, limit: u64, options: &Options, sink: &mut Sink) -> io::Result<()> {
+    let mut line = Vec::new();
     for found in walker {
         if let Found::DanglingLink { path } = &found {
             sink.write(Done::dangling(path))?;
             continue;
         }
         match mailbox::open(found, limit) {
-            Opened::One(message) => sink.write(process(message, options))?,
+            Opened::One(message) => line = sink.write(process(message, options, line))?,
             Opened::Many(messages) => {
                 for message in messages {
-                    sink.write(process(message, options))?;
+                    line = sink.write(process(message, options, line))?;
                 }
             }
         }
@@ -241,6 +244,7 @@ fn parallel(
             next: (0, 0),
             waiting: BTreeMap::new(),
             failed: None,
+            spare: Vec::new(),
         }),
         failed: AtomicBool::new(false),
         window: WAITING_PER_JOB * jobs as u64,
@@ -318,23 +322,36 @@ struct Ordered<'a> {
     waiting: BTreeMap<Key, (Done, bool)>,
     /// The output failed (a closed pipe): every thread stops.
     failed: Option<io::Error>,
+    /// Buffers of written lines, emptied, for the threads' next lines (at most
+    /// [`SPARE_LINES`]).
+    spare: Vec<Vec<u8>>,
 }
+
+/// How many emptied line buffers the writer keeps for reuse: a few per thread is enough for
+/// every thread to find one.
+const SPARE_LINES: usize = 8;
 
 impl Shared<'_> {
     /// One thread's loop.
     fn work(&self, options: &Options) {
+        // The buffer for this thread's next line: one the writer is done with, when it has one.
+        let mut line = Vec::new();
         while let Some(task) = self.take() {
             let going_on = match task {
-                Task::Message(key, job) => self.deliver(key, process(job, options), false),
-                Task::End(key) => self.deliver(key, Done::nothing(), true),
+                Task::Message(key, job) => {
+                    let done = process(job, options, std::mem::take(&mut line));
+                    self.deliver(key, done, false, &mut line)
+                }
+                Task::End(key) => self.deliver(key, Done::nothing(), true, &mut line),
                 Task::Open(number, Found::DanglingLink { path }) => {
                     self.opened(None);
-                    self.deliver((number, 0), Done::dangling(&path), true)
+                    self.deliver((number, 0), Done::dangling(&path), true, &mut line)
                 }
                 Task::Open(number, found) => match mailbox::open(found, self.limit) {
                     Opened::One(job) => {
                         self.opened(None);
-                        self.deliver((number, 0), process(job, options), true)
+                        let done = process(job, options, std::mem::take(&mut line));
+                        self.deliver((number, 0), done, true, &mut line)
                     }
                     Opened::Many(messages) => {
                         self.opened(Some((number, messages)));
@@ -419,8 +436,9 @@ impl Shared<'_> {
         self.changed.notify_all();
     }
 
-    /// Writes `done` and every line it was holding back; false when the output failed.
-    fn deliver(&self, key: Key, done: Done, last: bool) -> bool {
+    /// Writes `done` and every line it was holding back, and puts into `line`, when it is
+    /// empty, the buffer of a line written; false when the output failed.
+    fn deliver(&self, key: Key, done: Done, last: bool, line: &mut Vec<u8>) -> bool {
         let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
         output.waiting.insert(key, (done, last));
         let before = output.next;
@@ -430,10 +448,21 @@ impl Shared<'_> {
                 break;
             };
             match output.sink.write(done) {
-                Ok(()) if last => output.next = (next.0 + 1, 0),
-                Ok(()) => output.next = (next.0, next.1 + 1),
+                Ok(written) => {
+                    output.next = if last {
+                        (next.0 + 1, 0)
+                    } else {
+                        (next.0, next.1 + 1)
+                    };
+                    if output.spare.len() < SPARE_LINES {
+                        output.spare.push(written);
+                    }
+                }
                 Err(error) => output.failed = Some(error),
             }
+        }
+        if line.capacity() == 0 {
+            *line = output.spare.pop().unwrap_or_default();
         }
         let failed = output.failed.is_some();
         self.failed.store(failed, Ordering::SeqCst);
@@ -469,7 +498,10 @@ struct Sink {
 }
 
 impl Sink {
-    fn write(&mut self, done: Done) -> io::Result<()> {
+    /// Writes `done`'s line and counts it; gives back the line's buffer, emptied, for the
+    /// next line: reusing it spares an allocation per message, and the page faults of fresh
+    /// memory for large ones.
+    fn write(&mut self, done: Done) -> io::Result<Vec<u8>> {
         if self.progress.bar.is_some() && self.out_shares_terminal {
             self.held.extend_from_slice(&done.line);
             if self.shown.elapsed() >= SHOW_EVERY {
@@ -491,7 +523,9 @@ impl Sink {
             self.progress.eprintln(notice);
         }
         self.progress.advance(done.progress_bytes, &self.totals);
-        Ok(())
+        let mut line = done.line;
+        line.clear();
+        Ok(line)
     }
 }
 
