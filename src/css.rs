@@ -22,16 +22,47 @@ pub(crate) struct CssUrl {
 /// Every URL of `css`, in order: `url(a.png)`, `url("a.png")`, `@import "a.css"` and the
 /// strings of `image-set("a.png" 1x)`.
 pub(crate) fn urls(css: &str) -> Vec<CssUrl> {
-    // Each form needs a literal `(` or `@`: no escape can make either (CSS Syntax §4.3.4,
-    // §4.3.1: an escaped `@` does not start an at-keyword).
-    if !css.contains('(') && !css.contains('@') {
+    if !may_hold_urls(css) {
         return Vec::new();
     }
+    tokenized_urls(css)
+}
+
+/// [`urls`] without the filter of [`may_hold_urls`]: every token of `css` is read.
+fn tokenized_urls(css: &str) -> Vec<CssUrl> {
     let mut input = ParserInput::new(css);
     let mut parser = Parser::new(&mut input);
     let mut found = Vec::new();
     collect(&mut parser, css, 0, false, &mut found);
     found
+}
+
+/// False when `css` cannot hold a URL, which the tokenizer need not then read. Each form needs
+/// a literal `(` or `@`, which no escape can make (CSS Syntax §4.3.4; §4.3.1: an escaped `@`
+/// does not start an at-keyword): a function token whose name is `url` or ends in `image-set`
+/// (`-webkit-image-set`), an unquoted `url(` token, or the at-keyword `import`. Without a
+/// backslash no name is escaped, so each of these is also spelt out literally, in any ASCII
+/// case, right before its `(` or after its `@`; style sheets with colours (`rgb(`), `calc(`,
+/// `@media` and no URL are passed over.
+fn may_hold_urls(css: &str) -> bool {
+    let bytes = css.as_bytes();
+    if memchr::memchr(b'\\', bytes).is_some() {
+        return memchr::memchr2(b'(', b'@', bytes).is_some();
+    }
+    let ends_with = |end: usize, name: &[u8]| {
+        end.checked_sub(name.len())
+            .and_then(|start| bytes.get(start..end))
+            .is_some_and(|before| before.eq_ignore_ascii_case(name))
+    };
+    memchr::memchr2_iter(b'(', b'@', bytes).any(|at| {
+        if bytes.get(at) == Some(&b'@') {
+            bytes
+                .get(at + 1..at + 7)
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"import"))
+        } else {
+            ends_with(at, b"url") || ends_with(at, b"image-set")
+        }
+    })
 }
 
 /// The URL of a quoted string token that spans `start..end` of `css`.
@@ -223,6 +254,34 @@ mod tests {
             found("background:url(bg.gif) no-repeat"),
             [("bg.gif", "bg.gif".to_owned())]
         );
+    }
+
+    #[test]
+    fn the_filter_passes_every_style_sheet_with_a_url_and_not_others() {
+        let with_urls = [
+            "a{b:URL(x.png)}",
+            "a{b:Url( 'x.png' )}",
+            "@IMPORT 'a.css';",
+            "@import\t\"a.css\";",
+            "p{background:-WEBKIT-Image-Set('a.png' 1x)}",
+            r"a{b:u\72l(x.png)}",
+            r"a{b:\75rl('x.png')}",
+            r"@\69mport 'a.css';",
+        ];
+        for css in with_urls {
+            assert!(may_hold_urls(css), "{css}");
+            assert_eq!(urls(css), tokenized_urls(css), "{css}");
+            assert_eq!(urls(css).len(), 1, "{css}");
+        }
+        let without = [
+            "a{color:rgb(1,2,3)} @media screen {b{width:calc(1px + 2%)}}",
+            "a{b:url/**/(x.png)} @charset 'utf-8'; c{d:myurl-ish}",
+            "p{font-family:'url(x)'} @importx 'a.css';",
+        ];
+        for css in without {
+            assert_eq!(tokenized_urls(css), [], "{css}");
+        }
+        assert!(!may_hold_urls(without[0]) && !may_hold_urls(without[1]));
     }
 
     #[test]
