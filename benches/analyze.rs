@@ -10,8 +10,8 @@
 //! ratio of their throughputs is the one the performance issue sets, >= 1.3x), then the stages
 //! of `analyze` one by one (`stage_*`): splitting the MIME structure with the header fields;
 //! that plus undoing the transfer encodings and charsets of the HTML parts; the HTML scan alone
-//! over the decoded texts; the NDJSON line of ready reports (serialized by sonic-rs, as `scan`
-//! does); and three quoted-printable decoders over the corpus's quoted-printable bodies (ours,
+//! over the decoded texts; the NDJSON line of ready reports (written by `ScanLine::write_json`, as
+//! `scan` does); and three quoted-printable decoders over the corpus's quoted-printable bodies (ours,
 //! mail-parser's, the `quoted_printable` crate's). What `analyze_all` spends beyond the stages is base
 //! precedence, header URLs and URL resolution.
 //!
@@ -159,7 +159,7 @@ fn main() {
             allocations_per_message(|message| {
                 let report = analyze(message, &options);
                 line.clear();
-                sonic_rs::to_writer(&mut line, &ScanLine::message(&source, &report)).unwrap();
+                ScanLine::message(&source, &report).write_json(&mut line);
                 black_box(&line);
             }),
         ),
@@ -213,7 +213,7 @@ fn analyze_and_serialize_all(bencher: Bencher) {
         for message in &all {
             let report = analyze(message, &options);
             line.clear();
-            sonic_rs::to_writer(&mut line, &ScanLine::message(&source, &report)).unwrap();
+            ScanLine::message(&source, &report).write_json(&mut line);
             black_box(&line);
         }
     });
@@ -304,7 +304,7 @@ fn stage_4_scan_line(bencher: Bencher) {
         let mut line = Vec::new();
         for report in &reports {
             line.clear();
-            sonic_rs::to_writer(&mut line, &ScanLine::message(&source, report)).unwrap();
+            ScanLine::message(&source, report).write_json(&mut line);
             black_box(&line);
         }
     });

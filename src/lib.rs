@@ -86,6 +86,7 @@ pub mod extract;
 pub mod fuzzing;
 mod headers;
 mod html;
+mod json;
 pub mod mailbox;
 mod mime;
 mod options;

@@ -213,6 +213,32 @@ impl<'a> ScanLine<'a> {
         }
     }
 
+    /// Appends the line's JSON to `out`: the same bytes as `serde_json::to_writer(out, self)`,
+    /// written a good deal faster (keys as literal bytes, strings copied when they need no
+    /// escaping), without a line break. This is how `mimebase scan` writes its lines.
+    ///
+    /// ```
+    /// use mimebase::scan::{ScanLine, Source};
+    ///
+    /// let message = b"Content-Type: text/html\r\n\r\n<a href=\"http://example.com/\">x</a>";
+    /// let report = mimebase::analyze(message, &mimebase::Options::new());
+    /// let source = Source::file("x.eml", message.len() as u64);
+    /// let line = ScanLine::message(&source, &report);
+    /// let mut out = Vec::new();
+    /// line.write_json(&mut out);
+    /// assert_eq!(out, serde_json::to_vec(&line)?);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            ScanLine::Message { source, report } => crate::json::message_line(source, report, out),
+            // Writing to a `Vec` cannot fail, and a line serializes without errors.
+            ScanLine::Error { .. } => {
+                let _ = serde_json::to_writer(out, self);
+            }
+        }
+    }
+
     /// The line of an input that yields no analysis, borrowing its parts.
     pub fn error(source: &'a Source, kind: ScanErrorKind, message: &'a str) -> Self {
         ScanLine::Error {

@@ -146,11 +146,11 @@ fn process(job: Message, options: &Options, mut line: Vec<u8>) -> Done {
                 let report = analyze(&raw, options);
                 line.clear();
                 line.reserve(raw.len() / 2 + 256);
-                sonic_rs::to_writer(&mut line, &ScanLine::message(&source, &report))
-                    .map(|()| (line, report.urls.len()))
+                ScanLine::message(&source, &report).write_json(&mut line);
+                (line, report.urls.len())
             }));
             match analyzed {
-                Ok(Ok((mut line, urls))) => {
+                Ok((mut line, urls)) => {
                     line.push(b'\n');
                     Done {
                         line,
@@ -161,7 +161,6 @@ fn process(job: Message, options: &Options, mut line: Vec<u8>) -> Done {
                         notice: None,
                     }
                 }
-                Ok(Err(error)) => failure(&source, ScanErrorKind::Internal, &error.to_string()),
                 Err(_) => failure(
                     &source,
                     ScanErrorKind::Internal,
