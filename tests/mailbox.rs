@@ -215,3 +215,40 @@ fn maildir_message_renamed_between_listing_and_opening_is_found_again() {
         ]
     );
 }
+
+/// A regular file is read as long as its size says, except one that says it is empty while it
+/// is not, as the files of `/proc` do: that one is read to its end.
+#[test]
+fn regular_files_are_read_whole_even_when_their_size_is_zero() {
+    let dir = workdir("read-whole");
+    let path = dir.join("m.eml");
+    write(&path, b"Subject: x\r\n\r\nbody\r\n");
+    let proc_file = Path::new("/proc/self/status");
+    let mut found = vec![(path, 20)];
+    if proc_file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == 0)
+    {
+        found.push((proc_file.to_path_buf(), 0));
+    }
+    for (path, expected) in found {
+        let Opened::One(Message {
+            input: Input::Bytes(bytes),
+            ..
+        }) = open(
+            Found::File {
+                path: path.clone(),
+                in_maildir: false,
+            },
+            1 << 20,
+        )
+        else {
+            panic!("{}: not read as one message", path.display());
+        };
+        if expected > 0 {
+            assert_eq!(bytes.len(), expected);
+        } else {
+            assert!(bytes.starts_with(b"Name:"), "{}", path.display());
+        }
+    }
+}
