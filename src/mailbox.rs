@@ -692,8 +692,9 @@ impl Iterator for Messages {
 struct MboxInMemory {
     name: String,
     bytes: Vec<u8>,
-    /// The messages not yet yielded, last first.
-    ranges: Vec<Range<usize>>,
+    /// The messages not yet yielded, last first, each with whether `>From ` occurs in it
+    /// (then it may have lines to [`unquote`]).
+    ranges: Vec<(Range<usize>, bool)>,
 }
 
 impl MboxInMemory {
@@ -712,7 +713,7 @@ impl Iterator for MboxInMemory {
     type Item = Message;
 
     fn next(&mut self) -> Option<Message> {
-        let range = self.ranges.pop()?;
+        let (range, quoted) = self.ranges.pop()?;
         let source = Source::mbox(self.name.clone(), range.start as u64, range.len() as u64);
         let mut message = if self.ranges.is_empty() && range.start == 0 {
             // The only message: the file's own buffer, no copy.
@@ -722,7 +723,9 @@ impl Iterator for MboxInMemory {
         } else {
             self.bytes.get(range).unwrap_or_default().to_vec()
         };
-        unquote(&mut message);
+        if quoted {
+            unquote(&mut message);
+        }
         Some(Message {
             source,
             input: Input::Bytes(message),
@@ -732,24 +735,36 @@ impl Iterator for MboxInMemory {
 
 /// The byte ranges of the messages of an mbox file (that starts with `From `): each from its
 /// `From ` line to the empty line before the next one, or to the end of the file less one
-/// final empty line. The same boundaries as [`Mbox`] finds as it streams.
-fn split_mbox(bytes: &[u8]) -> Vec<Range<usize>> {
+/// final empty line. The same boundaries as [`Mbox`] finds as it streams. With each range,
+/// whether `>From ` occurs in it: one search for `From ` finds both.
+fn split_mbox(bytes: &[u8]) -> Vec<(Range<usize>, bool)> {
     let mut ranges = Vec::new();
     let mut start = 0;
-    // `\nFrom ` at `at`: a `From ` line at `at + 1`, a separator if the line ending at `at`
-    // is empty.
-    for at in memchr::memmem::find_iter(bytes, b"\nFrom ") {
-        let before = bytes.get(..at).unwrap_or_default();
-        let end = if before.ends_with(b"\n") {
-            at
-        } else if before.ends_with(b"\n\r") {
-            at - 1
-        } else {
+    let mut quoted = false;
+    for from in memchr::memmem::find_iter(bytes, b"From ") {
+        let Some(at) = from.checked_sub(1) else {
             continue;
         };
-        if end > start {
-            ranges.push(start..end);
-            start = at + 1;
+        match bytes.get(at) {
+            Some(b'>') => quoted = true,
+            // `\nFrom ` at `at`: a `From ` line at `at + 1`, a separator if the line ending
+            // at `at` is empty.
+            Some(b'\n') => {
+                let before = bytes.get(..at).unwrap_or_default();
+                let end = if before.ends_with(b"\n") {
+                    at
+                } else if before.ends_with(b"\n\r") {
+                    at - 1
+                } else {
+                    continue;
+                };
+                if end > start {
+                    ranges.push((start..end, quoted));
+                    start = at + 1;
+                    quoted = false;
+                }
+            }
+            _ => {}
         }
     }
     let rest = bytes.get(start..).unwrap_or_default();
@@ -760,7 +775,7 @@ fn split_mbox(bytes: &[u8]) -> Vec<Range<usize>> {
     } else {
         0
     };
-    ranges.push(start..bytes.len() - trailing_empty_line);
+    ranges.push((start..bytes.len() - trailing_empty_line, quoted));
     ranges
 }
 
