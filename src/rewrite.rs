@@ -23,7 +23,9 @@
 //! they name this document, whatever its base. Headers never change. A part that cannot be rewritten faithfully (unknown charset or
 //! transfer encoding, a body that is not valid in its transfer encoding, a charset that is
 //! not ASCII-compatible such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit
-//! bytes) is left as it was, with a [`DiagnosticKind::RewriteSkipped`] diagnostic.
+//! bytes, a body that follows its header without a blank line and whose rewritten first line
+//! would be read as a header field) is left as it was, with a
+//! [`DiagnosticKind::RewriteSkipped`] diagnostic.
 //!
 //! Hand-written because splicing with byte ranges is this project's job: `lol_html`'s
 //! `set_attribute` writes the whole tag anew, which would change bytes outside the values.
@@ -101,6 +103,14 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
         };
         match rewrite_part(raw, &walk, entity, part, &report.urls, message_eol) {
             Ok(None) => {}
+            Ok(Some((edits, _))) if header_would_grow(&walk, raw, entity, &edits) => {
+                report.diagnostics.push(skipped(
+                    entity,
+                    "its body follows the header without a blank line, and its new first \
+                     line would be read as part of the header"
+                        .to_owned(),
+                ));
+            }
             Ok(Some((edits, count))) => {
                 if let Some(list) = splices.get_mut(entity.buffer) {
                     list.extend(edits);
@@ -154,6 +164,22 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
         changed,
         rewritten_urls,
     }
+}
+
+/// True when `entity`'s body starts right after its header, with no blank line between them
+/// (its first line is not a header field, so the header ended there, or there is no header at
+/// all), and after `edits` its first line would be read as a header field, a continuation or
+/// the blank line: the rewritten message would then have another structure. A
+/// quoted-printable body written again, or a URL written in absolute form on that line, can
+/// make a field of it (`CoipartBoundary=0AContent-Type: text/html`).
+fn header_would_grow(walk: &Walk, raw: &[u8], entity: &Entity, edits: &[Splice]) -> bool {
+    if entity.body.start != entity.header.end {
+        return false;
+    }
+    let bytes = walk.bytes(raw, entity.buffer);
+    let edited = apply(bytes, edits);
+    let first_line = edited.get(entity.body.start..).unwrap_or_default();
+    mime::header::reads_as_header_line(first_line, !entity.fields.is_empty())
 }
 
 /// True for a URL with the scheme `thismessage` (ASCII case-insensitive).

@@ -451,3 +451,58 @@ fn part_not_scanned_because_of_a_limit_is_reported() {
         ]
     );
 }
+
+/// A part whose body follows its header with no blank line (its first line is not a field,
+/// so the header ends there) keeps that structure: when the rewritten body's first line would
+/// read as a header field, the part is left as it was. Here quoted-printable written again
+/// with CRLF (the body has CRLF lines) turns the bare LFs of the first lines into `=0A`, and
+/// `Intro=0AContent-Type: x` would be a field.
+#[test]
+fn body_right_after_the_header_keeps_its_first_line_out_of_the_header() {
+    let message = |first_lines: &str| {
+        format!(
+            "Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
+             --b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
+             {first_lines}<a href=3D\"a.html\">a</a>\r\nend\r\n--b--\r\n"
+        )
+        .into_bytes()
+    };
+    let structure = |report: &Report| {
+        report
+            .entities
+            .iter()
+            .map(|e| (e.part.to_string(), e.content_type.clone(), e.body.start))
+            .collect::<Vec<_>>()
+    };
+    let options = Options::new();
+
+    let would_be_a_field = message("Intro\nContent-Type: x\n");
+    let rewritten = rewrite(&would_be_a_field, &options);
+    assert_eq!(rewritten.message, would_be_a_field);
+    assert!(
+        rewritten
+            .report
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::RewriteSkipped),
+        "{:?}",
+        rewritten.report.diagnostics
+    );
+
+    let stays_text = message("Intro\n");
+    let rewritten = rewrite(&stays_text, &options);
+    assert_ne!(rewritten.message, stays_text);
+    let again = analyze(&rewritten.message, &options);
+    assert_eq!(
+        structure(&again),
+        structure(&analyze(&stays_text, &options))
+    );
+    assert!(
+        again
+            .urls
+            .iter()
+            .any(|u| u.reference == "http://b.example/d/a.html"),
+        "{:?}",
+        again.urls
+    );
+}

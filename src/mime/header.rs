@@ -158,13 +158,18 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
     };
     let mut pos = start;
     let mut problem = None;
+    // The line breaks of the whole range, found as the lines are read: one search, not one
+    // per line.
+    let mut line_breaks = memchr::memchr_iter(b'\n', raw.get(start..end).unwrap_or_default());
     let (header_end, body_start) = loop {
         if pos >= end {
             read.finish(end);
             break (end, end);
         }
         let rest = raw.get(pos..end).unwrap_or_default();
-        let line_len = memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let line_len = line_breaks
+            .next()
+            .map_or(rest.len(), |at| start + at + 1 - pos);
         let line = rest.get(..line_len).unwrap_or_default();
         if line == b"\n" || line == b"\r\n" {
             read.finish(pos);
@@ -202,6 +207,20 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         body_start,
         problem,
     }
+}
+
+/// True when `line`, at the start of a line right after a header block's fields (or where a
+/// header block would start, `after_fields` false), would be read as part of the block by
+/// [`parse`]: a field, a continuation line (after fields), or the blank line that ends it.
+pub(crate) fn reads_as_header_line(line: &[u8], after_fields: bool) -> bool {
+    let line = line
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(line, |end| line.get(..=end).unwrap_or(line));
+    line == b"\n"
+        || line == b"\r\n"
+        || (after_fields && matches!(line.first(), Some(b' ' | b'\t')))
+        || field_name(line).is_some()
 }
 
 /// If `line` starts a field: its name as one of [`READ_FIELDS`] (`None` for another name),
