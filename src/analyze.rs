@@ -585,7 +585,7 @@ fn decode_charset<'a>(
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Cow<'a, str>, &'static Encoding, bool, bool) {
-    let (encoding, known) = text_encoding(body, content_type);
+    let (declared, known) = declared_encoding(content_type);
     if !known {
         let label = content_type.param("charset").unwrap_or_default().trim();
         diagnostics.push(Diagnostic {
@@ -594,8 +594,25 @@ fn decode_charset<'a>(
             message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
         });
     }
+    let encoding = match declared {
+        Some(encoding) => encoding,
+        // The rule of `text_encoding`, with the UTF-8 check done once.
+        None => match std::str::from_utf8(body) {
+            Ok(text) => return (Cow::Borrowed(text), UTF_8, known, false),
+            Err(_) => WINDOWS_1252,
+        },
+    };
     let (text, errors) = encoding.decode_without_bom_handling(body);
     (text, encoding, known, errors)
+}
+
+/// The encoding the `charset` parameter names, if it names one, and whether the label (if
+/// any) was known (WHATWG Encoding labels, `encoding_rs`).
+fn declared_encoding(content_type: &ContentType) -> (Option<&'static Encoding>, bool) {
+    let declared = content_type
+        .param("charset")
+        .map(|label| Encoding::for_label(label.trim().as_bytes()));
+    (declared.flatten(), !matches!(declared, Some(None)))
 }
 
 /// The encoding of an HTML body: the `charset` parameter's (WHATWG Encoding labels,
@@ -603,16 +620,11 @@ fn decode_charset<'a>(
 /// superset of US-ASCII and ISO-8859-1, the charsets undeclared mail most often is in). An
 /// unknown label falls back the same way; the flag says whether the label was known.
 pub(crate) fn text_encoding(body: &[u8], content_type: &ContentType) -> (&'static Encoding, bool) {
-    let declared = content_type
-        .param("charset")
-        .map(|label| Encoding::for_label(label.trim().as_bytes()));
-    let known = !matches!(declared, Some(None));
-    let encoding = declared
-        .flatten()
-        .unwrap_or(if std::str::from_utf8(body).is_ok() {
-            UTF_8
-        } else {
-            WINDOWS_1252
-        });
+    let (declared, known) = declared_encoding(content_type);
+    let encoding = declared.unwrap_or(if std::str::from_utf8(body).is_ok() {
+        UTF_8
+    } else {
+        WINDOWS_1252
+    });
     (encoding, known)
 }

@@ -52,7 +52,7 @@ impl ContentType {
 
     /// `type/subtype`.
     pub fn essence(&self) -> String {
-        format!("{}/{}", self.media_type, self.subtype)
+        [self.media_type.as_str(), "/", self.subtype.as_str()].concat()
     }
 
     /// True for `text/html` and `application/xhtml+xml`, the types scanned as HTML.

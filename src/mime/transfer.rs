@@ -74,8 +74,26 @@ pub(crate) fn quoted_printable(body: &[u8], out: &mut Vec<u8>) -> bool {
                 trailing_space = 0;
             }
             b'\r' => line_break = b"\r\n",
+            // The common escapes at once: `=XY`, a soft line break `=\r\n` or `=\n`. Each
+            // gives what the byte-by-byte loop below gives for it.
+            _ if let [high, low, tail @ ..] = rest
+                && let (Some(high), Some(low)) = (hex(*high), hex(*low)) =>
+            {
+                out.push((high << 4) | low);
+                trailing_space = 0;
+                rest = tail;
+            }
+            _ if let [b'\r', b'\n', tail @ ..] = rest => {
+                line_break = b"\r\n";
+                trailing_space = 0;
+                rest = tail;
+            }
+            _ if let [b'\n', tail @ ..] = rest => {
+                trailing_space = 0;
+                rest = tail;
+            }
             _ => {
-                // An escape: byte by byte until it is over.
+                // Any other escape: byte by byte until it is over.
                 let mut escape = Escape::Equals;
                 loop {
                     let Some((&byte, after)) = rest.split_first() else {
