@@ -446,11 +446,10 @@ impl Reader for Input<'_> {
         self.0
             .to_reader()
             .try_read_string(s, case_sensitive)
-            .map(|read| {
+            .inspect(|&read| {
                 if read {
                     self.0 = self.0.get(s.len()..).unwrap_or_default();
                 }
-                read
             })
     }
 

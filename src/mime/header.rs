@@ -232,11 +232,34 @@ fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize, usize)> {
     if name.is_empty() || !name.iter().all(|&b| (33..=126).contains(&b)) {
         return None;
     }
-    let read = READ_FIELDS
+    Some((read_field(name), name.len(), colon))
+}
+
+/// Bit `b % 32` is set for the first byte `b` of every name of [`READ_FIELDS`], in either
+/// case (ASCII letters differ by 32), built at compile time.
+// Indexing in a constant runs at compile time: out of bounds (an empty name) fails the build.
+#[allow(clippy::indexing_slicing)]
+const FIRST_BYTES: u32 = {
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < READ_FIELDS.len() {
+        mask |= 1 << (READ_FIELDS[i].as_bytes()[0] % 32);
+        i += 1;
+    }
+    mask
+};
+
+/// The name of [`READ_FIELDS`] that `name` is (ASCII case-insensitively), if any. Most fields
+/// of a header (`Received`, `Subject`, `X-…`) are none of them: their first byte rules them
+/// out at once (see [`FIRST_BYTES`]), and the length before any comparison of bytes.
+fn read_field(name: &[u8]) -> Option<&'static str> {
+    if FIRST_BYTES & (1 << (name.first()? % 32)) == 0 {
+        return None;
+    }
+    READ_FIELDS
         .iter()
-        .find(|known| known.as_bytes().eq_ignore_ascii_case(name))
-        .copied();
-    Some((read, name.len(), colon))
+        .find(|known| known.len() == name.len() && known.as_bytes().eq_ignore_ascii_case(name))
+        .copied()
 }
 
 fn trim_end_wsp(bytes: &[u8]) -> &[u8] {
@@ -314,6 +337,24 @@ pub(crate) fn unfold(raw: &[u8]) -> String {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_fields_are_found_in_any_case_and_only_they() {
+        for name in READ_FIELDS {
+            assert_eq!(read_field(name.as_bytes()), Some(*name));
+            assert_eq!(
+                read_field(name.to_ascii_uppercase().as_bytes()),
+                Some(*name)
+            );
+            assert_eq!(
+                read_field(name.to_ascii_lowercase().as_bytes()),
+                Some(*name)
+            );
+        }
+        for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
+            assert_eq!(read_field(name.as_bytes()), None, "{name}");
+        }
+    }
 
     #[test]
     fn unfold_drops_line_breaks_and_trims() {
