@@ -24,7 +24,8 @@
 //! transfer encoding, a body that is not valid in its transfer encoding, a charset that is
 //! not ASCII-compatible such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit
 //! bytes, a body that follows its header without a blank line and whose rewritten first line
-//! would be read as a header field) is left as it was, with a
+//! would be read as a header field, a body whose quoted-printable written again would start a
+//! line with a multipart delimiter) is left as it was, with a
 //! [`DiagnosticKind::RewriteSkipped`] diagnostic.
 //!
 //! Hand-written because splicing with byte ranges is this project's job: `lol_html`'s
@@ -140,6 +141,12 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
             .get(owner.body.clone())
             .unwrap_or_default();
         match encode_body(owner.transfer_encoding, &new, original, message_eol) {
+            Some(encoded) if holds_delimiter(&encoded, &walk) => {
+                report
+                    .diagnostics
+                    .push(skipped(owner, DELIMITER_IN_BODY.to_owned()));
+                changed.retain(|part| !is_inside(&walk, part, *owner_index));
+            }
             Some(encoded) => {
                 if let Some(list) = splices.get_mut(owner.buffer) {
                     list.push(Splice {
@@ -180,6 +187,34 @@ fn header_would_grow(walk: &Walk, raw: &[u8], entity: &Entity, edits: &[Splice])
     let edited = apply(bytes, edits);
     let first_line = edited.get(entity.body.start..).unwrap_or_default();
     mime::header::reads_as_header_line(first_line, !entity.fields.is_empty())
+}
+
+/// Why a body written again in its transfer encoding is not used (see [`holds_delimiter`]).
+const DELIMITER_IN_BODY: &str = "written again in its transfer encoding, its body would hold a line that reads as a \
+     multipart delimiter";
+
+/// True when a line of `encoded`, a body written again in its transfer encoding, begins with
+/// `--` and the boundary of a multipart of the message: it would read as a delimiter
+/// (RFC 2046 §5.1.1) and cut the part in two. Quoted-printable written again breaks long
+/// lines where it must (RFC 2045 §6.7, rule 5), so a boundary string in the middle of a line,
+/// which delimits nothing there, can come to start one. Base64 has no `-`.
+fn holds_delimiter(encoded: &[u8], walk: &Walk) -> bool {
+    let boundaries: Vec<&str> = walk
+        .entities
+        .iter()
+        .filter_map(|entity| entity.content_type.param("boundary"))
+        .collect();
+    if boundaries.is_empty() {
+        return false;
+    }
+    let mut line_starts =
+        std::iter::once(0).chain(memchr::memchr_iter(b'\n', encoded).map(|at| at + 1));
+    line_starts.any(|start| {
+        encoded
+            .get(start..)
+            .and_then(|line| line.strip_prefix(b"--"))
+            .is_some_and(|rest| boundaries.iter().any(|b| rest.starts_with(b.as_bytes())))
+    })
 }
 
 /// True for a URL with the scheme `thismessage` (ASCII case-insensitive).
@@ -308,6 +343,9 @@ fn rewrite_part(
             let original = bytes.get(entity.body.clone()).unwrap_or_default();
             let encoded = encode_body(encoding, &new, original, message_eol)
                 .ok_or_else(|| "its transfer encoding cannot be written again".to_owned())?;
+            if holds_delimiter(&encoded, walk) {
+                return Err(DELIMITER_IN_BODY.to_owned());
+            }
             Ok(Some((
                 vec![Splice {
                     range: entity.body.clone(),

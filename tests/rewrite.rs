@@ -506,3 +506,46 @@ fn body_right_after_the_header_keeps_its_first_line_out_of_the_header() {
         again.urls
     );
 }
+
+/// Quoted-printable written again breaks a long line where it must; when that would bring a
+/// boundary string from the middle of a line (where it delimits nothing) to the start of one,
+/// the part would be cut in two, so it is left as it was. Here `=2D-b` in the original keeps
+/// `--b` off the start of its line.
+#[test]
+fn quoted_printable_written_again_never_starts_a_line_with_a_delimiter() {
+    let message = |padding: usize| {
+        format!(
+            "Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
+             --b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n\
+             <a href=3D\"a.html\">a</a>{}=\r\n=2D-b and more\r\n--b--\r\n",
+            "x".repeat(padding)
+        )
+        .into_bytes()
+    };
+    let options = Options::new();
+    let parts = |report: &Report| report.entities.len();
+
+    // 32 bytes of padding put `--b and more` at the start of a line of the new encoding.
+    let would_split = message(32);
+    let rewritten = rewrite(&would_split, &options);
+    assert_eq!(rewritten.message, would_split);
+    assert!(
+        rewritten
+            .report
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::RewriteSkipped
+                && d.message.contains("multipart delimiter")),
+        "{:?}",
+        rewritten.report.diagnostics
+    );
+
+    // With 20, the break falls elsewhere: rewritten, and still two entities.
+    let stays_whole = message(20);
+    let rewritten = rewrite(&stays_whole, &options);
+    assert_ne!(rewritten.message, stays_whole);
+    assert_eq!(
+        parts(&analyze(&rewritten.message, &options)),
+        parts(&analyze(&stays_whole, &options))
+    );
+}
