@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use crate::report::{BaseRecord, EntityRecord, PartId, Report, UrlRecord, UrlSource};
+use crate::report::{BaseRecord, ByteRange, EntityRecord, PartId, Report, UrlRecord, UrlSource};
 use crate::scan::Source;
 
 /// Appends `{"type":"message",` the source's fields, the report's fields `}`.
@@ -59,20 +59,24 @@ fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     optional_string(entity.parent.as_ref().map(PartId::as_str), out);
     out.extend_from_slice(b",\"content_type\":");
     string(&entity.content_type, out);
-    out.extend_from_slice(b",\"header\":{\"start\":");
-    number(entity.header.start as u64, out);
-    out.extend_from_slice(b",\"end\":");
-    number(entity.header.end as u64, out);
-    out.extend_from_slice(b"},\"body\":{\"start\":");
-    number(entity.body.start as u64, out);
-    out.extend_from_slice(b",\"end\":");
-    number(entity.body.end as u64, out);
-    out.extend_from_slice(b"},\"decoded_from\":");
+    out.extend_from_slice(b",\"header\":");
+    byte_range(&entity.header, out);
+    out.extend_from_slice(b",\"body\":");
+    byte_range(&entity.body, out);
+    out.extend_from_slice(b",\"decoded_from\":");
     optional_string(entity.decoded_from.as_ref().map(PartId::as_str), out);
     out.extend_from_slice(b",\"header_base\":");
     base_record(&entity.header_base, out);
     out.extend_from_slice(b",\"base\":");
     base_record(&entity.base, out);
+    out.push(b'}');
+}
+
+fn byte_range(range: &ByteRange, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"start\":");
+    number(range.start as u64, out);
+    out.extend_from_slice(b",\"end\":");
+    number(range.end as u64, out);
     out.push(b'}');
 }
 
@@ -113,11 +117,8 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
                 out.push(b'@');
                 escaped_contents(attribute, out);
             }
-            out.extend_from_slice(b"\",\"range\":{\"start\":");
-            number(range.start as u64, out);
-            out.extend_from_slice(b",\"end\":");
-            number(range.end as u64, out);
-            out.push(b'}');
+            out.extend_from_slice(b"\",\"range\":");
+            byte_range(range, out);
         }
     }
     out.extend_from_slice(b",\"reference\":");
