@@ -372,18 +372,7 @@ fn readme_hadoop_wrapper_maps_only_exit_1_to_success() {
         .expect("the README's wrapper script");
     assert!(wrapper.contains("./mimebase scan"), "{wrapper}");
     let script = wrapper.replace("./mimebase", env!("CARGO_BIN_EXE_mimebase"));
-    let run = |script: &str, stdin: &[u8]| {
-        let mut child = Command::new("sh")
-            .args(["-c", script])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
-    };
+    let run = |script: &str, stdin: &[u8]| cli_support::run("sh", &["-c", script], stdin);
     let output = run(&script, b"samples/basestriker.eml\nno/such.eml\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let lines: Vec<serde_json::Value> = stdout(&output)

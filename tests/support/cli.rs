@@ -5,7 +5,12 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `mimebase ARGS` in the crate's directory with `stdin` on standard input.
 pub fn mimebase(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+    run(env!("CARGO_BIN_EXE_mimebase"), args, stdin)
+}
+
+/// Runs `program ARGS` in the crate's directory with `stdin` on standard input.
+pub fn run(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
