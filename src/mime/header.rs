@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 /// The fields the analysis reads, in their canonical spelling. Only these have their value
 /// unfolded and kept: the others are counted (a field's index is part of a URL record) but
@@ -224,15 +224,20 @@ pub(crate) fn reads_as_header_line(line: &[u8], after_fields: bool) -> bool {
 }
 
 /// If `line` starts a field: its name as one of [`READ_FIELDS`] (`None` for another name),
-/// the name's length and the offset of its colon.
+/// the name's length and the offset of its colon: the line starts with printable ASCII other
+/// than `:` (RFC 5322 §2.2), then optional space or tab (§4.5.3), then the colon, read in
+/// one pass.
 fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize, usize)> {
-    let colon = memchr(b':', line)?;
-    let name = line.get(..colon)?;
-    let name = trim_end_wsp(name);
-    if name.is_empty() || !name.iter().all(|&b| (33..=126).contains(&b)) {
-        return None;
-    }
-    Some((read_field(name), name.len(), colon))
+    let name_len = line
+        .iter()
+        .position(|&b| !(33..=126).contains(&b) || b == b':')?;
+    let name = line.get(..name_len).filter(|name| !name.is_empty())?;
+    let colon = name_len
+        + line
+            .get(name_len..)?
+            .iter()
+            .position(|&b| b != b' ' && b != b'\t')?;
+    (line.get(colon) == Some(&b':')).then(|| (read_field(name), name_len, colon))
 }
 
 /// Bit `b % 32` is set for the first byte `b` of every name of [`READ_FIELDS`], in either
@@ -260,14 +265,6 @@ fn read_field(name: &[u8]) -> Option<&'static str> {
         .iter()
         .find(|known| known.len() == name.len() && known.as_bytes().eq_ignore_ascii_case(name))
         .copied()
-}
-
-fn trim_end_wsp(bytes: &[u8]) -> &[u8] {
-    let len = bytes
-        .iter()
-        .rposition(|&b| b != b' ' && b != b'\t')
-        .map_or(0, |i| i + 1);
-    bytes.get(..len).unwrap_or_default()
 }
 
 /// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
@@ -353,6 +350,45 @@ mod tests {
         }
         for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
             assert_eq!(read_field(name.as_bytes()), None, "{name}");
+        }
+    }
+
+    /// `field_name` against the rule it implements, spelt out the obvious way (the first
+    /// colon; the name before it, trailing space and tab trimmed, non-empty and all printable
+    /// ASCII), on every line of up to five bytes from an alphabet that has each kind of byte.
+    #[test]
+    fn field_name_follows_the_rule_on_every_short_line() {
+        fn by_the_rule(line: &[u8]) -> Option<(usize, usize)> {
+            let colon = line.iter().position(|&b| b == b':')?;
+            let mut name = &line[..colon];
+            while let [rest @ .., b' ' | b'\t'] = name {
+                name = rest;
+            }
+            let printable = name.iter().all(|b| (33..=126).contains(b));
+            (!name.is_empty() && printable).then_some((name.len(), colon))
+        }
+        let alphabet = [
+            b'a', b'!', b'~', b':', b' ', b'\t', b'\n', b'\r', 0x7f, 0xc3,
+        ];
+        let mut lines = vec![Vec::new()];
+        for _ in 0..5 {
+            let longer: Vec<Vec<u8>> = lines
+                .iter()
+                .filter(|line| line.len() == lines.last().map_or(0, Vec::len))
+                .flat_map(|line| {
+                    alphabet.iter().map(move |&b| {
+                        let mut line = line.clone();
+                        line.push(b);
+                        line
+                    })
+                })
+                .collect();
+            lines.extend(longer);
+        }
+        assert_eq!(lines.len(), 111_111);
+        for line in &lines {
+            let found = field_name(line).map(|(_, name_len, colon)| (name_len, colon));
+            assert_eq!(found, by_the_rule(line), "{line:?}");
         }
     }
 
