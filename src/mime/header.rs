@@ -151,7 +151,7 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
     let mut read = Fields {
         raw,
         max_bytes,
-        fields: Vec::new(),
+        fields: Vec::with_capacity(16),
         overlong: Vec::new(),
         kept_bytes: 0,
         current: None,
