@@ -2,7 +2,8 @@
 //! every file of a directory tree, held in memory, on one thread. What merely parsing costs,
 //! with no I/O, no base precedence, no URL work and no output.
 //!
-//! Usage: `cargo run --release --example parse_floor -- DIR [ROUNDS]`. Prints one line:
+//! Usage: `cargo run --profile floor --example parse_floor -- DIR [ROUNDS]` (Cargo's default
+//! release settings, see the `floor` profile in Cargo.toml). Prints one line:
 //! `files=N bytes=N seconds=S mb_per_s=R` for the fastest of ROUNDS rounds (default 3).
 
 use std::hint::black_box;
