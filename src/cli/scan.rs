@@ -431,8 +431,14 @@ impl Shared<'_> {
             let at = input.open.partition_point(|(other, ..)| *other < number);
             input.open.insert(at, (number, 0, messages));
         }
+        // A thread sleeps only after counting itself in `sleepers` under this lock, so one
+        // that has not seen this change is counted here. Waking nobody would still cost a
+        // system call (std's `Condvar` does not know whether anyone waits): one per file.
+        let sleeping = self.sleepers.load(Ordering::SeqCst) > 0;
         drop(input);
-        self.changed.notify_all();
+        if sleeping {
+            self.changed.notify_all();
+        }
     }
 
     /// Writes `done` and every line it was holding back, and puts into `line`, when it is
