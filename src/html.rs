@@ -743,14 +743,24 @@ impl ScanState {
     /// Classifies the current attribute by its name, once: a kept attribute is added to
     /// `kept`, unless one of the same name came before (HTML standard §13.2.5.33: the first
     /// counts).
+    ///
+    /// Called for every attribute of every tag, most of which are passed over at once: that
+    /// test is inlined into the tokenizer's states, and the rest is [`keep_attribute`](Self::keep_attribute).
+    #[inline]
     fn classify_attribute(&mut self, value_start: Option<usize>, text: &str) {
         if self.attribute_done || !self.is_start_tag {
             return;
         }
         self.attribute_done = true;
-        if !may_be_kept(&self.attribute) {
-            return;
+        if may_be_kept(&self.attribute) {
+            self.keep_attribute(value_start, text);
         }
+    }
+
+    /// Adds the current attribute to `kept` when the scan keeps it (see
+    /// [`classify_attribute`](Self::classify_attribute)).
+    #[inline(never)]
+    fn keep_attribute(&mut self, value_start: Option<usize>, text: &str) {
         let namespace = self.namespace();
         let tag = element_name(&self.tag, namespace);
         let (name, mut kind) = if tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
