@@ -1328,9 +1328,13 @@ impl Emitter for UrlEmitter<'_> {
             .is_some_and(OpenElement::is_foreign)
     }
 
+    /// Called for every run of bytes the tokenizer reads. The position stays within the text:
+    /// the tokenizer moves back only over bytes it has read. Were it ever to leave the text,
+    /// the ranges built from it would not index the text, and every use of one goes through
+    /// `get`; so the cheaper wrapping addition serves as well as a saturating one.
     #[inline]
     fn move_position(&mut self, offset: isize) {
-        self.state.position = self.state.position.saturating_add_signed(offset);
+        self.state.position = self.state.position.wrapping_add_signed(offset);
     }
 }
 
