@@ -1633,22 +1633,7 @@ mod tests {
     /// from an alphabet of every byte the states tell apart, and on long generated ones.
     #[test]
     fn quoted_values_are_counted_as_byte_by_byte() {
-        let alphabet = b"<a/>=\"' x";
-        let mut lines: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut last = lines.clone();
-        for _ in 0..6 {
-            last = last
-                .iter()
-                .flat_map(|line| {
-                    alphabet.iter().map(move |&b| {
-                        let mut line = line.clone();
-                        line.push(b);
-                        line
-                    })
-                })
-                .collect();
-            lines.extend(last.iter().cloned());
-        }
+        let lines = crate::testing::every_string(b"<a/>=\"' x", 6);
         assert_eq!(lines.len(), (0..=6).map(|n| 9usize.pow(n)).sum::<usize>());
         for line in &lines {
             for most in 0..2 {

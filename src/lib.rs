@@ -98,6 +98,9 @@ pub mod stages;
 pub mod target;
 pub mod url;
 
+#[cfg(test)]
+mod testing;
+
 pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};

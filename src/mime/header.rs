@@ -370,21 +370,7 @@ mod tests {
         let alphabet = [
             b'a', b'!', b'~', b':', b' ', b'\t', b'\n', b'\r', 0x7f, 0xc3,
         ];
-        let mut lines = vec![Vec::new()];
-        for _ in 0..5 {
-            let longer: Vec<Vec<u8>> = lines
-                .iter()
-                .filter(|line| line.len() == lines.last().map_or(0, Vec::len))
-                .flat_map(|line| {
-                    alphabet.iter().map(move |&b| {
-                        let mut line = line.clone();
-                        line.push(b);
-                        line
-                    })
-                })
-                .collect();
-            lines.extend(longer);
-        }
+        let lines = crate::testing::every_string(&alphabet, 5);
         assert_eq!(lines.len(), 111_111);
         for line in &lines {
             let found = field_name(line).map(|(_, name_len, colon)| (name_len, colon));
