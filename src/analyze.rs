@@ -596,10 +596,10 @@ fn decode_charset<'a>(
     }
     let encoding = match declared {
         Some(encoding) => encoding,
-        // The rule of `text_encoding`, with the UTF-8 check done once.
-        None => match std::str::from_utf8(body) {
+        None => match undeclared_encoding(body) {
+            // Valid UTF-8: the text is the body itself, checked once.
             Ok(text) => return (Cow::Borrowed(text), UTF_8, known, false),
-            Err(_) => WINDOWS_1252,
+            Err(encoding) => encoding,
         },
     };
     let (text, errors) = encoding.decode_without_bom_handling(body);
@@ -621,10 +621,13 @@ fn declared_encoding(content_type: &ContentType) -> (Option<&'static Encoding>, 
 /// unknown label falls back the same way; the flag says whether the label was known.
 pub(crate) fn text_encoding(body: &[u8], content_type: &ContentType) -> (&'static Encoding, bool) {
     let (declared, known) = declared_encoding(content_type);
-    let encoding = declared.unwrap_or(if std::str::from_utf8(body).is_ok() {
-        UTF_8
-    } else {
-        WINDOWS_1252
-    });
+    let encoding = declared
+        .unwrap_or_else(|| undeclared_encoding(body).map_or_else(|fallback| fallback, |_| UTF_8));
     (encoding, known)
+}
+
+/// The encoding of a body without a known `charset`: UTF-8 when the bytes are valid UTF-8
+/// (`Ok`, with them as text), else windows-1252 (`Err`).
+fn undeclared_encoding(body: &[u8]) -> Result<&str, &'static Encoding> {
+    std::str::from_utf8(body).map_err(|_| WINDOWS_1252)
 }
