@@ -12,12 +12,13 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Unresolved, UrlRecord,
+    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Resolution, UrlRecord,
     UrlSource,
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
 use crate::url::{ResolveError, Resolver, has_scheme};
+use crate::vocab::FieldName;
 
 /// Finds every entity of `raw`, its base and where the base came from (see
 /// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
@@ -39,7 +40,7 @@ use crate::url::{ResolveError, Resolver, has_scheme};
 /// let message = b"Base: <URL:http://www.ics.uci.edu/Test/a/b/c>\r\n\
 ///                 Content-Type: text/html\r\n\r\n<a href=\"../x\">x</a>";
 /// let report = mimebase::analyze(message, &mimebase::Options::new());
-/// assert_eq!(report.urls[1].resolved.as_deref(), Some("http://www.ics.uci.edu/Test/a/x"));
+/// assert_eq!(report.urls[1].resolution.resolved(), Some("http://www.ics.uci.edu/Test/a/x"));
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
     let mut urls = Vec::new();
@@ -70,7 +71,7 @@ pub fn analyze(raw: &[u8], options: &Options) -> Report {
 ///                 Content-Type: text/html\r\n\r\n<a href=\"a.html\">a</a><a href=\"b.html\">b</a>";
 /// let mut resolved = Vec::new();
 /// let report = mimebase::analyze_streaming(message, &mimebase::Options::new(), |url| {
-///     resolved.push(url.resolved.unwrap_or_default());
+///     resolved.push(url.resolution.into_resolved().unwrap_or_default());
 /// });
 /// assert_eq!(resolved, [
 ///     "http://example.com/dir/",
@@ -308,7 +309,7 @@ pub(crate) fn analyze_in_detail(
     let message_id = walk
         .entities
         .first()
-        .and_then(|root| root.fields.iter().find(|f| f.is("Message-ID")))
+        .and_then(|root| root.fields.iter().find(|f| f.is(FieldName::MessageId)))
         .map(|field| field.value.clone());
     let report = Report {
         message_id,
@@ -330,10 +331,10 @@ fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> 
     entity
         .fields
         .iter()
-        .filter(|field| field.is("Content-Location"))
+        .filter(|field| field.is(FieldName::ContentLocation))
         .map(|field| headers::base_value(&field.value))
         .filter(|value| !value.is_empty())
-        .filter_map(|value| resolve(resolver, outer, &value, None).0)
+        .filter_map(|value| resolve(resolver, outer, &value, None).into_resolved())
         .find(|resolved| {
             !resolved
                 .get(..4)
@@ -344,32 +345,27 @@ fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> 
 /// The URL of `reference` against `base` with the chosen resolver: resolved when there is a base, reported
 /// as it is when absolute, unresolved otherwise; with `whatwg` every reference is parsed,
 /// absolute ones included, and the query of an HTML URL is encoded in its part's `encoding`
-/// (HTML "encoding-parsing a URL"; `None` for header URLs). The third value is the resolver's
-/// error, when it refused the reference.
+/// (HTML "encoding-parsing a URL"; `None` for header URLs).
 fn resolve(
     resolver: Resolver,
     base: &BaseRecord,
     reference: &str,
     encoding: Option<&'static Encoding>,
-) -> (Option<String>, Option<Unresolved>, Option<String>) {
+) -> Resolution {
     let result = match (resolver, base.url.as_deref()) {
         (Resolver::Whatwg, base) => {
             whatwg::encoding_parse(base, reference, encoding.unwrap_or(UTF_8))
         }
         (_, Some(base)) => resolver.resolve(base, reference),
         (_, None) if has_scheme(reference) => Ok(reference.to_owned()),
-        (_, None) => return (None, Some(Unresolved::NoBase), None),
+        (_, None) => return Resolution::NoBase,
     };
     match result {
-        Ok(url) => (Some(url), None, None),
+        Ok(url) => Resolution::Resolved(url),
         Err(ResolveError::InvalidReference(ParseFailure(Some(
             url::ParseError::RelativeUrlWithoutBase,
-        )))) => (None, Some(Unresolved::NoBase), None),
-        Err(error) => (
-            None,
-            Some(Unresolved::ResolverError),
-            Some(error.to_string()),
-        ),
+        )))) => Resolution::NoBase,
+        Err(error) => Resolution::ResolverError(error.to_string()),
     }
 }
 
@@ -389,22 +385,25 @@ fn header_urls(
     let resolver = options.resolver();
     let mut not_recorded = 0;
     for (field_index, field) in entity.fields.iter().enumerate() {
-        let (name, references, base) = if let Some(name) = field.name.and_then(headers::base_field)
+        let (name, references, base) = if let Some(name) = field.name.filter(|f| f.is_base_field())
         {
             let value = headers::base_value(&field.value);
             if value.is_empty() {
                 continue;
             }
             (name, vec![value], outer)
-        } else if let Some(name) = field.name.and_then(headers::list_field) {
+        } else if let Some(name) = field.name.filter(|f| f.is_list_field()) {
             (name, headers::list_urls(&field.value), header_base)
-        } else if field.is("Content-Type") {
+        } else if field.is(FieldName::ContentType) {
             match headers::external_body_url(&entity.content_type) {
                 Some(url)
-                    if entity.fields.iter().position(|f| f.is("Content-Type"))
+                    if entity
+                        .fields
+                        .iter()
+                        .position(|f| f.is(FieldName::ContentType))
                         == Some(field_index) =>
                 {
-                    ("Content-Type", vec![url], header_base)
+                    (FieldName::ContentType, vec![url], header_base)
                 }
                 _ => continue,
             }
@@ -417,7 +416,7 @@ fn header_urls(
                 continue;
             };
             sink.url_budget = left;
-            let (resolved, unresolved, error) = resolve(resolver, base, &reference, None);
+            let resolution = resolve(resolver, base, &reference, None);
             let record = UrlRecord {
                 part: entity.part.clone(),
                 source: UrlSource::Header {
@@ -426,9 +425,7 @@ fn header_urls(
                     item,
                 },
                 reference,
-                resolved,
-                unresolved,
-                error,
+                resolution,
                 base: Arc::clone(base),
                 resolver,
                 target: None,
@@ -538,7 +535,7 @@ fn html_urls(
             &base
         };
         let reference = found.reference(&text);
-        let (resolved, unresolved, error) = resolve(resolver, against, reference, Some(encoding));
+        let resolution = resolve(resolver, against, reference, Some(encoding));
         let record = UrlRecord {
             part: entity.part.clone(),
             source: UrlSource::Html {
@@ -547,9 +544,7 @@ fn html_urls(
                 range: found.range,
             },
             reference: reference.to_owned(),
-            resolved,
-            unresolved,
-            error,
+            resolution,
             base: Arc::clone(against),
             resolver,
             target: None,

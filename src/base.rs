@@ -12,6 +12,7 @@ use crate::mime::Entity;
 use crate::options::{Options, Profile};
 use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
 use crate::url::{Resolver, has_scheme, whatwg};
+use crate::vocab::FieldName;
 
 /// `value` made into a base for the resolver in use, or why it cannot be one.
 ///
@@ -68,17 +69,23 @@ impl<'a> Context<'a> {
 }
 
 /// The base fields that step 2 takes, in order, for each profile ([`Profile`]).
-fn base_fields(profile: Profile) -> &'static [(&'static str, BaseSource)] {
+fn base_fields(profile: Profile) -> &'static [(FieldName, BaseSource)] {
     match profile {
-        Profile::Rfc1808 => &[("Base", BaseSource::HeaderBase)],
+        Profile::Rfc1808 => &[(FieldName::Base, BaseSource::HeaderBase)],
         Profile::Mhtml => &[
-            ("Content-Location", BaseSource::HeaderContentLocation),
-            ("Content-Base", BaseSource::HeaderContentBase),
+            (
+                FieldName::ContentLocation,
+                BaseSource::HeaderContentLocation,
+            ),
+            (FieldName::ContentBase, BaseSource::HeaderContentBase),
         ],
         Profile::Default => &[
-            ("Base", BaseSource::HeaderBase),
-            ("Content-Base", BaseSource::HeaderContentBase),
-            ("Content-Location", BaseSource::HeaderContentLocation),
+            (FieldName::Base, BaseSource::HeaderBase),
+            (FieldName::ContentBase, BaseSource::HeaderContentBase),
+            (
+                FieldName::ContentLocation,
+                BaseSource::HeaderContentLocation,
+            ),
         ],
     }
 }

@@ -55,6 +55,7 @@ use crate::mime::{self, Entity, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlSource};
 use crate::rewrite::splice_decoded;
+use crate::vocab::FieldName;
 
 /// What [`extract`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,12 +135,12 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                     && matches!(
                         u.source,
                         UrlSource::Header {
-                            name: "Content-Location",
+                            name: FieldName::ContentLocation,
                             ..
                         }
                     )
             })
-            .map(|u| u.resolved.clone().unwrap_or_else(|| u.reference.clone()));
+            .map(|u| u.resolution.resolved().unwrap_or(&u.reference).to_owned());
         let name = names.claim(entity, index, content_location.as_deref());
         let mut diagnostics = Vec::new();
         let bytes = mime::decoded_body(walk.bytes(raw, entity.buffer), entity, &mut diagnostics)
@@ -276,7 +277,7 @@ fn leaf_for(walk: &Walk, children: &[Vec<usize>], mut index: usize) -> Option<us
                     children.iter().find(|&&i| {
                         walk.entities.get(i).is_some_and(|child| {
                             child.fields.iter().any(|f| {
-                                f.is("Content-ID")
+                                f.is(FieldName::ContentId)
                                     && f.value.trim().trim_start_matches('<').trim_end_matches('>')
                                         == start
                             })
@@ -355,7 +356,7 @@ fn suggested_names(entity: &Entity, content_location: Option<&str>) -> Vec<Strin
     if let Some(name) = entity
         .fields
         .iter()
-        .find(|f| f.is("Content-Disposition"))
+        .find(|f| f.is(FieldName::ContentDisposition))
         .and_then(|field| disposition_filename(&field.value))
     {
         names.push(name);

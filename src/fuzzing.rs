@@ -103,7 +103,7 @@ pub fn list_urls(value: &str) -> Vec<String> {
 
 /// `value` without its RFC 5322 comments.
 pub fn strip_comments(value: &str) -> String {
-    headers::strip_comments(value)
+    mime::header::strip_comments(value)
 }
 
 /// One URL the HTML scanner found.

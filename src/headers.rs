@@ -9,34 +9,7 @@ use mail_parser::HeaderValue;
 use mail_parser::parsers::MessageStream;
 
 use crate::mime::ContentType;
-
-/// The fields whose values are base URLs, in the order of base precedence step 2 (crate docs).
-pub(crate) const BASE_FIELDS: [&str; 3] = ["Base", "Content-Base", "Content-Location"];
-
-/// The fields holding RFC 2369 lists of `<URL>` items, and `Archived-At` (RFC 5064).
-pub(crate) const LIST_FIELDS: [&str; 7] = [
-    "List-Archive",
-    "List-Help",
-    "List-Owner",
-    "List-Post",
-    "List-Subscribe",
-    "List-Unsubscribe",
-    "Archived-At",
-];
-
-/// The canonical spelling of `name` if it is one of [`BASE_FIELDS`] (ASCII case-insensitive).
-pub(crate) fn base_field(name: &str) -> Option<&'static str> {
-    BASE_FIELDS
-        .into_iter()
-        .find(|known| known.eq_ignore_ascii_case(name))
-}
-
-/// The canonical spelling of `name` if it is one of [`LIST_FIELDS`] (ASCII case-insensitive).
-pub(crate) fn list_field(name: &str) -> Option<&'static str> {
-    LIST_FIELDS
-        .into_iter()
-        .find(|known| known.eq_ignore_ascii_case(name))
-}
+use crate::mime::header::strip_comments;
 
 /// The URL in a base field's value (base precedence step 2, RFC 1808 §3.1): RFC 2047 encoded-words
 /// decoded (mail-parser's `parse_unstructured`), all white space removed ("any whitespace
@@ -126,26 +99,6 @@ pub(crate) fn list_urls(value: &str) -> Vec<String> {
         rest = after_close;
     }
     urls
-}
-
-/// `value` without its RFC 5322 §3.2.2 comments (parenthesized, possibly nested; a
-/// backslash quotes the next character).
-pub(crate) fn strip_comments(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut depth = 0usize;
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if depth > 0 => {
-                chars.next();
-            }
-            '(' => depth += 1,
-            ')' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

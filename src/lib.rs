@@ -19,7 +19,7 @@
 //! assert_eq!(html_part.part.as_str(), "1");
 //! assert_eq!(html_part.base.source, BaseSource::Inherited);
 //! let link = report.urls.last().unwrap();
-//! assert_eq!(link.resolved.as_deref(), Some("http://example.com/news/today.html"));
+//! assert_eq!(link.resolution.resolved(), Some("http://example.com/news/today.html"));
 //! ```
 //!
 //! The pieces, in the order data flows: [`mime`](crate::analyze) splits the message into
@@ -86,7 +86,6 @@ pub mod extract;
 pub mod fuzzing;
 mod headers;
 mod html;
-mod json;
 pub mod mailbox;
 mod mime;
 mod options;
@@ -97,6 +96,7 @@ pub mod scan;
 pub mod stages;
 pub mod target;
 pub mod url;
+pub mod vocab;
 
 #[cfg(test)]
 mod testing;
@@ -105,9 +105,9 @@ pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
-    BaseRecord, BaseSource, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord,
-    HtmlText, PartId, Report, Unresolved, UrlRecord, UrlSource,
+    BaseRecord, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord, HtmlText, PartId,
+    Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
-pub use target::{Target, TargetMatch};
-pub use url::{ResolveError, Resolver};
+pub use url::ResolveError;
+pub use vocab::{BaseSource, FieldName, Resolver, TargetMatch};

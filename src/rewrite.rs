@@ -43,6 +43,7 @@ use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlRecord};
 use crate::url::has_scheme;
+use crate::vocab::FieldName;
 
 /// What [`rewrite`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -298,8 +299,8 @@ fn rewrite_part(
         // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
         // the parts of one message to each other; no reader can open it.
         record
-            .resolved
-            .as_deref()
+            .resolution
+            .resolved()
             .filter(|resolved| !is_thismessage(resolved))
     };
     if part.urls_not_recorded > 0 {
@@ -320,7 +321,7 @@ fn rewrite_part(
             let is_7bit = entity
                 .fields
                 .iter()
-                .find(|f| f.is("Content-Transfer-Encoding"))
+                .find(|f| f.is(FieldName::ContentTransferEncoding))
                 .is_none_or(|f| f.value.trim().eq_ignore_ascii_case("7bit"));
             if is_7bit
                 && decoded_splices

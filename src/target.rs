@@ -68,54 +68,11 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::mime::{Entity, Walk};
-use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId, UrlRecord, UrlSource};
+use crate::report::{Diagnostic, DiagnosticKind, EntityKind, UrlRecord, UrlSource};
+use crate::vocab::FieldName;
 
-/// The entity of the same message that a URL names (see the [module docs](crate::target)).
-///
-/// Serialized as `{"part": "2", "by": "cid"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Target {
-    /// The entity named, as [`UrlRecord::part`] is written.
-    pub part: PartId,
-    /// How the URL was matched to it.
-    pub by: TargetMatch,
-}
-
-/// How a URL was matched to the entity it names. Serialized as the strings given on each
-/// variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum TargetMatch {
-    /// `cid`: a `cid:` URL equal to the entity's `Content-ID` (RFC 2392).
-    Cid,
-    /// `mid`: a `mid:` URL naming the message entity by its `Message-ID`, or with `/c` the
-    /// entity with Content-ID `c` inside it (RFC 2392).
-    Mid,
-    /// `content-location`: the resolved URL equals the entity's resolved `Content-Location`
-    /// (RFC 2557 §8.2 (d)).
-    ContentLocation,
-}
-
-impl TargetMatch {
-    /// The serialized name: `cid`, `mid` or `content-location`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TargetMatch::Cid => "cid",
-            TargetMatch::Mid => "mid",
-            TargetMatch::ContentLocation => "content-location",
-        }
-    }
-}
-
-impl std::fmt::Display for TargetMatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::report::{Target, TargetMatch};
 
 /// Sets [`UrlRecord::target`] on URL records one at a time, as they are made, and reports
 /// each `cid:` URL naming no entity.
@@ -192,8 +149,8 @@ impl<'a> Linker<'a> {
                 })
                 .map(|i| (i, TargetMatch::Mid)),
             None => url
-                .resolved
-                .as_deref()
+                .resolution
+                .resolved()
                 .and_then(|resolved| self.locations.find(tree, at, resolved))
                 .map(|i| (i, TargetMatch::ContentLocation)),
         };
@@ -208,13 +165,7 @@ impl<'a> Linker<'a> {
 
 /// True for the base fields, which locate their entity rather than refer to another.
 fn is_base_field(url: &UrlRecord) -> bool {
-    matches!(
-        url.source,
-        UrlSource::Header {
-            name: "Base" | "Content-Base" | "Content-Location",
-            ..
-        }
-    )
+    matches!(url.source, UrlSource::Header { name, .. } if name.is_base_field())
 }
 
 fn is_related(entity: &Entity) -> bool {
@@ -299,14 +250,14 @@ impl Tree {
             };
             messages.push(message);
             for field in &entity.fields {
-                if field.is("Content-ID") {
+                if field.is(FieldName::ContentId) {
                     let ids = content_ids
                         .entry(id_key(addr_spec(&field.value).as_bytes()))
                         .or_default();
                     if ids.last() != Some(&i) {
                         ids.push(i);
                     }
-                } else if field.is("Message-ID") && entity.kind == EntityKind::Message {
+                } else if field.is(FieldName::MessageId) && entity.kind == EntityKind::Message {
                     message_ids
                         .entry(id_key(addr_spec(&field.value).as_bytes()))
                         .or_insert(i);

@@ -76,7 +76,7 @@ fn garbage_with_nuls_and_8bit_bytes() {
     assert_eq!(report.entities.len(), 1);
     assert!(!report.diagnostics.is_empty());
     for url in &report.urls {
-        assert!(url.resolved.is_some() || url.unresolved.is_some());
+        assert!(url.resolution.resolved().is_some() || url.resolution.unresolved().is_some());
     }
 }
 
@@ -157,7 +157,7 @@ fn a_tag_at_the_bound_of_double_quoted_values_is_scanned() {
     let resolved: Vec<_> = report
         .urls
         .iter()
-        .filter_map(|u| u.resolved.as_deref())
+        .filter_map(|u| u.resolution.resolved())
         .collect();
     assert!(
         resolved.contains(&"http://example.com/in.html"),
@@ -176,7 +176,7 @@ fn other_long_tags_and_many_tags_are_scanned_on_a_small_stack() {
         let resolved: Vec<_> = report
             .urls
             .iter()
-            .filter_map(|u| u.resolved.as_deref())
+            .filter_map(|u| u.resolution.resolved())
             .collect();
         assert!(resolved.contains(&"http://example.com/in.html"));
     }

@@ -28,7 +28,7 @@ fn resolved<'a>(report: &'a Report, part: &str) -> Vec<(&'a str, Option<&'a str>
         .urls
         .iter()
         .filter(|u| u.part.as_str() == part)
-        .map(|u| (u.reference.as_str(), u.resolved.as_deref()))
+        .map(|u| (u.reference.as_str(), u.resolution.resolved()))
         .collect()
 }
 
@@ -102,7 +102,10 @@ fn step1_relative_base_href_without_header_base_is_not_used() {
     let report = run("Content-Type: text/html\n\n<base href=\"/\"><a href=\"g\">");
     assert_eq!(bases(&report), [("HEADER", None, BaseSource::None)]);
     assert_eq!(kinds(&report), [DiagnosticKind::UnusableHtmlBase]);
-    assert_eq!(report.urls[1].unresolved, Some(Unresolved::NoBase));
+    assert_eq!(
+        report.urls[1].resolution.unresolved(),
+        Some(Unresolved::NoBase)
+    );
 }
 
 #[test]
@@ -191,7 +194,10 @@ fn step2_relative_value_without_parent_base_is_reported_not_used() {
     assert_eq!(bases(&report)[1], ("1", None, BaseSource::None));
     assert_eq!(kinds(&report), [DiagnosticKind::UnusableBaseHeader]);
     assert_eq!(resolved(&report, "1"), [("image.gif", None)]);
-    assert_eq!(report.urls[0].unresolved, Some(Unresolved::NoBase));
+    assert_eq!(
+        report.urls[0].resolution.unresolved(),
+        Some(Unresolved::NoBase)
+    );
 }
 
 #[test]
@@ -325,7 +331,10 @@ fn step5_no_base_relative_unresolved_absolute_reported_as_is() {
         resolved(&report, "HEADER"),
         [("rel", None), ("mailto:x@y", Some("mailto:x@y"))]
     );
-    assert_eq!(report.urls[0].unresolved, Some(Unresolved::NoBase));
+    assert_eq!(
+        report.urls[0].resolution.unresolved(),
+        Some(Unresolved::NoBase)
+    );
 }
 
 // Header URLs resolve against the entity's header-level base.

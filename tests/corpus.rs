@@ -97,10 +97,18 @@ fn library_report_is_consistent_on_every_corpus_message() {
                 "{name}: URL of unknown part {}",
                 url.part
             );
-            assert_ne!(url.resolved.is_some(), url.unresolved.is_some(), "{name}");
+            assert_ne!(
+                url.resolution.resolved().is_some(),
+                url.resolution.unresolved().is_some(),
+                "{name}"
+            );
         }
         urls += report.urls.len();
-        unresolved += report.urls.iter().filter(|u| u.resolved.is_none()).count();
+        unresolved += report
+            .urls
+            .iter()
+            .filter(|u| u.resolution.resolved().is_none())
+            .count();
         diagnostics += report.diagnostics.len();
     }
     eprintln!(
@@ -126,7 +134,7 @@ fn features_of_the_corpus_are_found_again() {
             let mut parts: Vec<_> = report
                 .urls
                 .iter()
-                .filter(|u| matches!(&u.source, UrlSource::Header { name, .. } if *name == field))
+                .filter(|u| matches!(&u.source, UrlSource::Header { name, .. } if name.as_str() == field))
                 .map(|u| &u.part)
                 .collect();
             parts.dedup();

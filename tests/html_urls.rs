@@ -30,7 +30,13 @@ fn html_urls(name: &str) -> Vec<(String, String, Option<String>)> {
             .urls
             .into_iter()
             .filter(|u| matches!(u.source, UrlSource::Html { .. }))
-            .map(|u| (u.source.to_string(), u.reference, u.resolved))
+            .map(|u| {
+                (
+                    u.source.to_string(),
+                    u.reference,
+                    u.resolution.into_resolved(),
+                )
+            })
             .collect::<Vec<_>>()
     });
     assert_eq!(from_lf, from_crlf, "{name}: LF and CRLF differ");

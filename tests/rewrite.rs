@@ -228,8 +228,8 @@ fn part_inside_base64_encoded_message_is_rewritten_layer_by_layer() {
 fn resolved(report: &Report) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
     for url in &report.urls {
-        if let Some(resolved) = &url.resolved {
-            *counts.entry(resolved.clone()).or_default() += 1;
+        if let Some(resolved) = url.resolution.resolved() {
+            *counts.entry(resolved.to_owned()).or_default() += 1;
         }
     }
     counts
@@ -313,7 +313,7 @@ fn corpus_round_trip_properties() {
             for url in &after.urls {
                 let same_document = url.reference.is_empty() || url.reference.starts_with('#');
                 if matches!(url.source, UrlSource::Html { .. })
-                    && url.resolved.is_some()
+                    && url.resolution.resolved().is_some()
                     && !left_alone.contains(&url.part)
                     && !same_document
                 {

@@ -101,7 +101,7 @@ fn base64_encapsulated_message_is_decoded_and_walked() {
         "<a href=\"g\">x</a>\n"
     );
     assert_eq!(
-        report.urls.last().unwrap().resolved.as_deref(),
+        report.urls.last().unwrap().resolution.resolved(),
         Some("http://inner/dir/g")
     );
     assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
@@ -117,7 +117,7 @@ fn quoted_printable_encapsulated_message_inherits_base() {
     assert_eq!(inner.part.as_str(), "1.HEADER");
     assert_eq!(inner.base.source, BaseSource::Inherited);
     assert_eq!(
-        report.urls.last().unwrap().resolved.as_deref(),
+        report.urls.last().unwrap().resolution.resolved(),
         Some("http://outer/g")
     );
 }
@@ -140,7 +140,7 @@ fn encoded_levels_limit() {
     );
     assert_eq!(deeper.entities.len(), 7);
     assert_eq!(
-        deeper.urls.last().unwrap().resolved.as_deref(),
+        deeper.urls.last().unwrap().resolution.resolved(),
         Some("http://inner/dir/g")
     );
 }
@@ -193,7 +193,7 @@ fn mixed_line_endings() {
         [("HEADER", "multipart/mixed"), ("1", "text/html")]
     );
     assert_eq!(
-        report.urls.last().unwrap().resolved.as_deref(),
+        report.urls.last().unwrap().resolution.resolved(),
         Some("http://b/x")
     );
 }
@@ -224,5 +224,8 @@ fn rfc2231_boundary_parameter() {
 fn transfer_encoding_with_a_comment() {
     let report = run(b"Base: http://b/\nContent-Type: text/html\nContent-Transfer-Encoding: Quoted-Printable (from the gateway)\n\n<a href=3D\"x.html\">\n");
     assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
-    assert_eq!(report.urls[1].resolved.as_deref(), Some("http://b/x.html"));
+    assert_eq!(
+        report.urls[1].resolution.resolved(),
+        Some("http://b/x.html")
+    );
 }

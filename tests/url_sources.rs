@@ -22,7 +22,7 @@ fn urls(report: &Report) -> Vec<(String, &str, Option<&str>)> {
             (
                 u.source.to_string(),
                 u.reference.as_str(),
-                u.resolved.as_deref(),
+                u.resolution.resolved(),
             )
         })
         .collect()

@@ -183,7 +183,7 @@ fn corpus_urls() {
             }
             let base = url.base.url.as_deref();
             if let Some(difference) =
-                compare(base, &url.reference, url.resolved.as_deref(), &mut stats)
+                compare(base, &url.reference, url.resolution.resolved(), &mut stats)
             {
                 failures.push(format!("{}: {difference}", path.display()));
             }

@@ -50,7 +50,12 @@ fn report(name: &str, resolver: Resolver) -> Report {
         report
             .urls
             .iter()
-            .map(|url| (url.reference.clone(), url.resolved.clone()))
+            .map(|url| {
+                (
+                    url.reference.clone(),
+                    url.resolution.resolved().map(str::to_owned),
+                )
+            })
             .collect()
     };
     assert_eq!(urls(&lf), urls(&crlf), "{name}: LF and CRLF differ");
@@ -63,7 +68,12 @@ fn links(report: &Report, part: &str) -> Vec<(String, Option<String>)> {
         .urls
         .iter()
         .filter(|url| url.part.as_str() == part && url.source.to_string() == "html:a@href")
-        .map(|url| (url.reference.clone(), url.resolved.clone()))
+        .map(|url| {
+            (
+                url.reference.clone(),
+                url.resolution.resolved().map(str::to_owned),
+            )
+        })
         .collect()
 }
 
@@ -89,13 +99,19 @@ fn absolute_references_without_a_base() {
         ])
     );
     let rejected = &whatwg.urls[1];
-    assert_eq!(rejected.unresolved, Some(Unresolved::ResolverError));
     assert_eq!(
-        rejected.error.as_deref(),
+        rejected.resolution.unresolved(),
+        Some(Unresolved::ResolverError)
+    );
+    assert_eq!(
+        rejected.resolution.error(),
         Some("the URL Standard's parser rejects the reference: invalid international domain name")
     );
-    assert_eq!(whatwg.urls[3].unresolved, Some(Unresolved::NoBase));
-    assert_eq!(whatwg.urls[3].error, None);
+    assert_eq!(
+        whatwg.urls[3].resolution.unresolved(),
+        Some(Unresolved::NoBase)
+    );
+    assert_eq!(whatwg.urls[3].resolution.error(), None);
     for resolver in [Resolver::Rfc1808, Resolver::Rfc3986] {
         pretty_assertions::assert_eq!(
             links(&report("absolute-no-base.eml", resolver), "HEADER"),
@@ -128,7 +144,13 @@ fn absolute_references_with_a_base() {
             ("page.html", Some("http://base.example/dir/page.html")),
         ])
     );
-    assert!(whatwg.urls[2].error.as_deref().unwrap().contains("rejects"));
+    assert!(
+        whatwg.urls[2]
+            .resolution
+            .error()
+            .unwrap()
+            .contains("rejects")
+    );
     // RFC 3986 §5.2.2 removes dot segments from an absolute reference too; RFC 1808 §4 step
     // 2b returns it as it is. Neither changes case.
     for (resolver, dots) in [
@@ -194,7 +216,7 @@ fn query_encoding_per_charset() {
         .find(|url| url.source.to_string() == "header:List-Unsubscribe")
         .unwrap();
     assert_eq!(
-        unsubscribe.resolved.as_deref(),
+        unsubscribe.resolution.resolved(),
         Some("http://example.com/u?who=caf%C3%A9")
     );
     // Only whatwg encodes: the RFC resolvers leave the reference's characters as they are.
@@ -294,7 +316,10 @@ fn unusable_base_href_without_a_header_level_base() {
         ])
     );
     assert_eq!(report.entities[0].base.source, BaseSource::None);
-    assert_eq!(report.urls[1].unresolved, Some(Unresolved::NoBase));
+    assert_eq!(
+        report.urls[1].resolution.unresolved(),
+        Some(Unresolved::NoBase)
+    );
     assert!(
         report
             .diagnostics
@@ -368,8 +393,12 @@ fn bases_of_entities_and_html_parts_stay_absolute_with_rfc3986() {
             "{resolver:?}"
         );
         let link = report.urls.iter().find(|u| u.reference == "baz").unwrap();
-        assert_eq!(link.resolved, None, "{resolver:?}");
-        assert_eq!(link.unresolved, Some(Unresolved::NoBase), "{resolver:?}");
+        assert_eq!(link.resolution.resolved(), None, "{resolver:?}");
+        assert_eq!(
+            link.resolution.unresolved(),
+            Some(Unresolved::NoBase),
+            "{resolver:?}"
+        );
         let kinds: Vec<DiagnosticKind> = report.diagnostics.iter().map(|d| d.kind).collect();
         assert!(
             kinds.contains(&DiagnosticKind::UnusableBaseHeader),
@@ -392,7 +421,7 @@ fn bases_of_entities_and_html_parts_stay_absolute_with_rfc3986() {
 fn url_records_with_an_error_read_back() {
     let report = report("absolute-no-base.eml", Resolver::Whatwg);
     let rejected = &report.urls[1];
-    assert!(rejected.error.is_some());
+    assert!(rejected.resolution.error().is_some());
     for record in &report.urls {
         let json = serde_json::to_string(record).unwrap();
         let back: mimebase::UrlRecord = serde_json::from_str(&json).unwrap();

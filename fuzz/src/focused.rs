@@ -232,7 +232,7 @@ pub fn check_rewrite_part(data: &[u8]) {
     assert_eq!(before.len(), after.len(), "URL count changed");
     for (old, new) in before.iter().zip(&after) {
         let same_document = old.reference.is_empty() || old.reference.starts_with('#');
-        let expected = match &old.resolved {
+        let expected = match old.resolution.resolved() {
             Some(resolved)
                 if !has_scheme(&old.reference)
                     && !same_document

@@ -252,7 +252,7 @@ pub fn check_analyze(data: &[u8]) {
             report.entities.iter().any(|e| e.part == url.part),
             "{url:?}"
         );
-        assert_ne!(url.resolved.is_some(), url.unresolved.is_some(), "{url:?}");
+        assert_ne!(url.resolution.resolved().is_some(), url.resolution.unresolved().is_some(), "{url:?}");
         if let mimebase::UrlSource::Html { range, .. } = &url.source {
             assert!(range.start <= range.end, "{url:?}");
         }
@@ -271,7 +271,7 @@ pub fn check_analyze(data: &[u8]) {
         "rewrite changed the entity tree"
     );
     let resolved = |r: &mimebase::Report| {
-        let mut urls: Vec<String> = r.urls.iter().filter_map(|u| u.resolved.clone()).collect();
+        let mut urls: Vec<String> = r.urls.iter().filter_map(|u| u.resolution.resolved().map(str::to_owned)).collect();
         urls.sort();
         urls
     };

@@ -30,7 +30,7 @@ use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
-    BaseRecord, BaseSource, DiagnosticKind, Options, PartId, Report, Unresolved, UrlRecord,
+    BaseRecord, BaseSource, DiagnosticKind, Options, PartId, Report, Resolution, UrlRecord,
 };
 
 use super::args::ColorArg;
@@ -307,7 +307,7 @@ fn url_line(
     write!(
         out,
         "{}\t{}",
-        escape(url.resolved.as_deref().unwrap_or_default()),
+        escape(url.resolution.resolved().unwrap_or_default()),
         escape(&url.reference)
     )?;
     out.write_all(&[terminator])
@@ -467,13 +467,15 @@ fn target(url: &UrlRecord) -> String {
 fn resolution(url: &UrlRecord, palette: &Palette) -> String {
     let reference = escape(&url.reference);
     let arrow = paint(palette.label, "->");
-    match (&url.resolved, url.unresolved) {
-        (Some(resolved), _) => format!("{reference}  {arrow}  {}", paint(palette.url, resolved)),
-        (None, Some(Unresolved::NoBase)) => format!(
+    match &url.resolution {
+        Resolution::Resolved(resolved) => {
+            format!("{reference}  {arrow}  {}", paint(palette.url, resolved))
+        }
+        Resolution::NoBase => format!(
             "{reference}  {arrow}  {}",
             paint(palette.problem, "unresolved: relative, no base")
         ),
-        (None, _) => format!(
+        _ => format!(
             "{reference}  {arrow}  {}",
             paint(palette.problem, "unresolved: the resolver refused it")
         ),

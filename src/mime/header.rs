@@ -9,35 +9,17 @@ use std::ops::Range;
 
 use memchr::memchr2;
 
-/// The fields the analysis reads, in their canonical spelling. Only these have their value
-/// unfolded and kept: the others are counted (a field's index is part of a URL record) but
-/// never read, and unfolding every `Received:` of every message was a tenth of a scan.
-pub(crate) const READ_FIELDS: &[&str] = &[
-    "Content-Type",
-    "Content-Transfer-Encoding",
-    "Message-ID",
-    "Base",
-    "Content-Base",
-    "Content-Location",
-    "List-Archive",
-    "List-Help",
-    "List-Owner",
-    "List-Post",
-    "List-Subscribe",
-    "List-Unsubscribe",
-    "Archived-At",
-    // Read by `target` (cid:, mid: matching) and `extract` (file names).
-    "Content-ID",
-    "Content-Disposition",
-];
+use crate::vocab::FieldName;
 
 /// One header field.
 #[derive(Debug, Clone)]
 pub(crate) struct Field {
-    /// The field name in the spelling of [`READ_FIELDS`] when it is one of them (compared
-    /// ASCII case-insensitively); `None` for a field the analysis does not read.
-    pub name: Option<&'static str>,
-    /// For a field of [`READ_FIELDS`]: the value unfolded (RFC 5322 §2.2.3: every line break
+    /// The field when it is one the analysis reads ([`FieldName`], compared ASCII
+    /// case-insensitively); `None` for any other field. Only these have their value unfolded
+    /// and kept: the others are counted (a field's index is part of a URL record) but never
+    /// read, since unfolding every `Received:` of every message would cost a scan dearly.
+    pub name: Option<FieldName>,
+    /// For a field the analysis reads: the value unfolded (RFC 5322 §2.2.3: every line break
     /// followed by white space removed) and trimmed; 8-bit bytes that are not UTF-8 become
     /// U+FFFD. Empty for the other fields.
     pub value: String,
@@ -49,11 +31,9 @@ pub(crate) struct Field {
 }
 
 impl Field {
-    /// True when the field name is `name` (one of [`READ_FIELDS`]), compared ASCII
-    /// case-insensitively. Always false for a name not in [`READ_FIELDS`].
-    pub fn is(&self, name: &str) -> bool {
-        debug_assert!(READ_FIELDS.contains(&name), "{name} is not in READ_FIELDS");
-        self.name.is_some_and(|own| own.eq_ignore_ascii_case(name))
+    /// True when the field is `name`.
+    pub fn is(&self, name: FieldName) -> bool {
+        self.name == Some(name)
     }
 }
 
@@ -93,7 +73,7 @@ struct Fields<'r> {
     kept_bytes: usize,
     /// (name, name's range, start of the value) of the field being read; it ends where the
     /// next line that is not a continuation starts.
-    current: Option<(Option<&'static str>, Range<usize>, usize)>,
+    current: Option<(Option<FieldName>, Range<usize>, usize)>,
 }
 
 impl Fields<'_> {
@@ -223,11 +203,11 @@ pub(crate) fn reads_as_header_line(line: &[u8], after_fields: bool) -> bool {
         || field_name(line).is_some()
 }
 
-/// If `line` starts a field: its name as one of [`READ_FIELDS`] (`None` for another name),
+/// If `line` starts a field: its [`FieldName`] (`None` for a field the analysis does not read),
 /// the name's length and the offset of its colon: the line starts with printable ASCII other
 /// than `:` (RFC 5322 §2.2), then optional space or tab (§4.5.3), then the colon, read in
 /// one pass.
-fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize, usize)> {
+fn field_name(line: &[u8]) -> Option<(Option<FieldName>, usize, usize)> {
     let name_len = line
         .iter()
         .position(|&b| !(33..=126).contains(&b) || b == b':')?;
@@ -237,34 +217,7 @@ fn field_name(line: &[u8]) -> Option<(Option<&'static str>, usize, usize)> {
             .get(name_len..)?
             .iter()
             .position(|&b| b != b' ' && b != b'\t')?;
-    (line.get(colon) == Some(&b':')).then(|| (read_field(name), name_len, colon))
-}
-
-/// Bit `b % 32` is set for the first byte `b` of every name of [`READ_FIELDS`], in either
-/// case (ASCII letters differ by 32), built at compile time.
-// Indexing in a constant runs at compile time: out of bounds (an empty name) fails the build.
-#[allow(clippy::indexing_slicing)]
-const FIRST_BYTES: u32 = {
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < READ_FIELDS.len() {
-        mask |= 1 << (READ_FIELDS[i].as_bytes()[0] % 32);
-        i += 1;
-    }
-    mask
-};
-
-/// The name of [`READ_FIELDS`] that `name` is (ASCII case-insensitively), if any. Most fields
-/// of a header (`Received`, `Subject`, `X-…`) are none of them: their first byte rules them
-/// out at once (see [`FIRST_BYTES`]), and the length before any comparison of bytes.
-fn read_field(name: &[u8]) -> Option<&'static str> {
-    if FIRST_BYTES & (1 << (name.first()? % 32)) == 0 {
-        return None;
-    }
-    READ_FIELDS
-        .iter()
-        .find(|known| known.len() == name.len() && known.as_bytes().eq_ignore_ascii_case(name))
-        .copied()
+    (line.get(colon) == Some(&b':')).then(|| (FieldName::from_bytes(name), name_len, colon))
 }
 
 /// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
@@ -330,28 +283,30 @@ pub(crate) fn unfold(raw: &[u8]) -> String {
     }
 }
 
+/// `value` without its RFC 5322 §3.2.2 comments (parenthesized, possibly nested; a
+/// backslash quotes the next character).
+pub(crate) fn strip_comments(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut depth = 0usize;
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if depth > 0 => {
+                chars.next();
+            }
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn read_fields_are_found_in_any_case_and_only_they() {
-        for name in READ_FIELDS {
-            assert_eq!(read_field(name.as_bytes()), Some(*name));
-            assert_eq!(
-                read_field(name.to_ascii_uppercase().as_bytes()),
-                Some(*name)
-            );
-            assert_eq!(
-                read_field(name.to_ascii_lowercase().as_bytes()),
-                Some(*name)
-            );
-        }
-        for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
-            assert_eq!(read_field(name.as_bytes()), None, "{name}");
-        }
-    }
 
     /// `field_name` against the rule it implements, spelt out the obvious way (the first
     /// colon; the name before it, trailing space and tab trimmed, non-empty and all printable
@@ -391,7 +346,7 @@ mod tests {
         block
             .fields
             .iter()
-            .map(|f| (f.name, f.value.as_str()))
+            .map(|f| (f.name.map(FieldName::as_str), f.value.as_str()))
             .collect()
     }
 

@@ -20,6 +20,7 @@ use mail_parser::parsers::MessageStream;
 
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId};
+use crate::vocab::FieldName;
 
 pub(crate) use header::Field;
 
@@ -313,7 +314,7 @@ fn read_entity(
     } else {
         ContentType::new("text", "plain")
     };
-    let content_type = match block.fields.iter().find(|f| f.is("Content-Type")) {
+    let content_type = match block.fields.iter().find(|f| f.is(FieldName::ContentType)) {
         None => default_type,
         Some(field) => parse_content_type(&field.value).unwrap_or_else(|| {
             diagnose(
@@ -331,11 +332,11 @@ fn read_entity(
     let transfer_encoding = match block
         .fields
         .iter()
-        .find(|f| f.is("Content-Transfer-Encoding"))
+        .find(|f| f.is(FieldName::ContentTransferEncoding))
     {
         None => TransferEncoding::Identity,
         // RFC 2045 §6.1 with RFC 822 comments allowed: `base64 (from the gateway)`.
-        Some(field) => match crate::headers::strip_comments(&field.value)
+        Some(field) => match header::strip_comments(&field.value)
             .trim()
             .to_ascii_lowercase()
             .as_str()

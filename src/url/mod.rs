@@ -36,48 +36,9 @@ pub mod rfc1808;
 pub mod rfc3986;
 pub mod whatwg;
 
-/// A URL resolution algorithm (`--resolver` of the command line).
-///
-/// Serialized in lowercase, the same string as [`Resolver::name`]: `"rfc1808"`, `"rfc3986"`,
-/// `"whatwg"`. Every URL record
-/// says which algorithm produced it, so this name is part of the output contract.
-///
-/// ### Default
-///
-/// [`Resolver::Rfc1808`].
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum Resolver {
-    /// [RFC 1808 §4](https://www.rfc-editor.org/rfc/rfc1808#section-4) steps 1–7 over the
-    /// [§2.4](https://www.rfc-editor.org/rfc/rfc1808#section-2.4) parse, exactly as written
-    /// (see [`rfc1808::resolve`]).
-    #[default]
-    Rfc1808,
-    /// [RFC 3986 §5.2](https://www.rfc-editor.org/rfc/rfc3986#section-5.2), strict (see
-    /// [`rfc3986::resolve`]): the canonical form indexers want.
-    Rfc3986,
-    /// The URL Standard (see [`whatwg::resolve`]; ada does the parsing): the link a reader's
-    /// mail client opens. Absolute references are parsed (normalized) too.
-    Whatwg,
-}
+pub use crate::vocab::Resolver;
 
 impl Resolver {
-    /// The algorithm's name as written on the command line and in serialized records:
-    /// `"rfc1808"`, `"rfc3986"` or `"whatwg"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Resolver::Rfc1808 => "rfc1808",
-            Resolver::Rfc3986 => "rfc3986",
-            Resolver::Whatwg => "whatwg",
-        }
-    }
-
-    /// Every resolver, in the order of [`Resolver::name`]'s list.
-    pub const ALL: [Resolver; 3] = [Resolver::Rfc1808, Resolver::Rfc3986, Resolver::Whatwg];
-
     /// Resolves `reference` against `base` with this algorithm; see [`resolve`].
     ///
     /// # Errors

@@ -1,26 +1,54 @@
-//! The JSON of a `scan` line, written straight into the output buffer: the same bytes as
-//! `serde_json::to_writer` writes for [`ScanLine`](crate::scan::ScanLine), in less than half
-//! the instructions.
+//! The JSON of a scan line, written straight into the output buffer: the same bytes as
+//! `serde_json::to_writer` writes for [`ScanLine`], with less work per line.
 //!
 //! Why not serde alone: a line holds the record of every URL and entity of a message, and
 //! through serde each field costs a map entry, a key serialized as a string and escaped, and
-//! each string a pass through the escaper; that was an eighth of a one-job `scan` (296 M
-//! instructions of 2,395 M over the bench corpus, with the SIMD escaper of `sonic-rs`). Here
-//! keys are written as literal bytes, a string is copied as it is when it has nothing to escape
-//! (checked in one pass that the compiler vectorizes) and given to `serde_json` otherwise, and
-//! numbers are formatted by `itoa`, as `serde_json` does. Small enumerations and the rare
-//! parts (diagnostics, targets) go through `serde_json` itself. serde stays the definition of
-//! the format: the `Serialize` impls are what [`ScanLine`](crate::scan::ScanLine) documents,
-//! and the tests compare this writer with them, byte for byte, on every message of the test
-//! corpus.
+//! each string a pass through the escaper, which made the serialization a sizeable part of a
+//! one-job scan (docs/PERFORMANCE.md has the figures). Here keys are written as literal bytes,
+//! a string is copied as it is when it has nothing to escape (checked in one pass that the
+//! compiler vectorizes) and given to `serde_json` otherwise, and numbers are formatted by
+//! `itoa`, as `serde_json` does. Small enumerations and the rare parts (diagnostics, targets)
+//! go through `serde_json` itself. serde stays the definition of the format: the `Serialize`
+//! impls are what [`ScanLine`] documents, and the tests compare this writer with them, byte
+//! for byte, on every message of the test corpus.
 
 use serde::Serialize;
 
-use crate::report::{BaseRecord, ByteRange, EntityRecord, PartId, Report, UrlRecord, UrlSource};
-use crate::scan::Source;
+use crate::report::{
+    BaseRecord, ByteRange, EntityRecord, PartId, Report, Resolution, ScanLine, Source, UrlRecord,
+    UrlSource,
+};
+
+impl ScanLine<'_> {
+    /// Appends the line's JSON to `out`: the same bytes as `serde_json::to_writer(out, self)`,
+    /// written a good deal faster (keys as literal bytes, strings copied when they need no
+    /// escaping), without a line break. This is how `mimebase scan` writes its lines.
+    ///
+    /// ```
+    /// use mimebase::scan::{ScanLine, Source};
+    ///
+    /// let message = b"Content-Type: text/html\r\n\r\n<a href=\"http://example.com/\">x</a>";
+    /// let report = mimebase::analyze(message, &mimebase::Options::new());
+    /// let source = Source::file("x.eml", message.len() as u64);
+    /// let line = ScanLine::message(&source, &report);
+    /// let mut out = Vec::new();
+    /// line.write_json(&mut out);
+    /// assert_eq!(out, serde_json::to_vec(&line)?);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        match self {
+            ScanLine::Message { source, report } => message_line(source, report, out),
+            // Writing to a `Vec` cannot fail, and a line serializes without errors.
+            ScanLine::Error { .. } => {
+                let _ = serde_json::to_writer(out, self);
+            }
+        }
+    }
+}
 
 /// Appends `{"type":"message",` the source's fields, the report's fields `}`.
-pub(crate) fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
+fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"type\":\"message\",\"path\":");
     string(&source.path, out);
     out.extend_from_slice(b",\"format\":");
@@ -100,7 +128,7 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     match &url.source {
         UrlSource::Header { name, field, item } => {
             out.extend_from_slice(b"header:");
-            escaped_contents(name, out);
+            escaped_contents(name.as_str(), out);
             out.extend_from_slice(b"\",\"field\":");
             number(*field as u64, out);
             out.extend_from_slice(b",\"item\":");
@@ -123,15 +151,20 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(b",\"reference\":");
     string(&url.reference, out);
-    out.extend_from_slice(b",\"resolved\":");
-    optional_string(url.resolved.as_deref(), out);
-    if let Some(reason) = &url.unresolved {
-        out.extend_from_slice(b",\"unresolved\":");
-        serialized(reason, out);
-    }
-    if let Some(error) = &url.error {
-        out.extend_from_slice(b",\"error\":");
-        string(error, out);
+    match &url.resolution {
+        Resolution::Resolved(resolved) => {
+            out.extend_from_slice(b",\"resolved\":");
+            string(resolved, out);
+        }
+        Resolution::NoBase => {
+            out.extend_from_slice(b",\"resolved\":null,\"unresolved\":\"no_base\"");
+        }
+        Resolution::ResolverError(error) => {
+            out.extend_from_slice(
+                b",\"resolved\":null,\"unresolved\":\"resolver_error\",\"error\":",
+            );
+            string(error, out);
+        }
     }
     out.extend_from_slice(b",\"base\":");
     base_record(&url.base, out);
@@ -217,7 +250,12 @@ mod tests {
             assert!(report.urls.iter().any(|url| url.target.is_some()));
             assert!(!report.diagnostics.is_empty());
             if resolver == Resolver::Whatwg {
-                assert!(report.urls.iter().any(|url| url.error.is_some()));
+                assert!(
+                    report
+                        .urls
+                        .iter()
+                        .any(|url| url.resolution.error().is_some())
+                );
             }
             for source in [
                 Source::file("dir/\"odd\"\\name\n.eml", 1),

@@ -19,7 +19,7 @@
 //! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `offset` (optional,
 //!   as above) and the fields of [`UrlRecord`].
 //! - `"type": "error"`, one per input or message that could not be read: the `error` record
-//!   of `mimebase scan` ([`ScanLine::Error`](crate::scan::ScanLine::Error)), with `path`,
+//!   of `mimebase scan` ([`ScanLine::Error`]), with `path`,
 //!   `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
 //!   `--max-message-bytes`) and a `message`.
 //!
@@ -55,8 +55,9 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
-//! A URL that could not be resolved has `"resolved": null` and an `"unresolved"` field
-//! ([`Unresolved`]: `"no_base"` or `"resolver_error"`); an inherited base has an
+//! A URL that could not be resolved ([`Resolution`]) has `"resolved": null` and an
+//! `"unresolved"` field ([`Unresolved`]: `"no_base"`, or `"resolver_error"` with the resolver's
+//! message as `"error"`); an inherited base has an
 //! `"inherited_from"` field (a [`PartId`]). A URL that names an entity of the same message has
 //! a `"target"` field, `{"part": "2", "by": "cid"}` ([`Target`]; `by`
 //! is `cid`, `mid` or `content-location`, and the [`target`](crate::target) module says how
@@ -91,11 +92,15 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use serde::de::{self, Deserializer};
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::target::Target;
-use crate::url::Resolver;
+mod scan;
+mod url;
+
+pub use crate::vocab::{BaseSource, FieldName, Resolver, TargetMatch};
+pub use scan::{Format, ScanErrorKind, ScanLine, Source};
+pub use url::{Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 /// Serialized as a string, e.g. `"2.1"`.
@@ -192,93 +197,6 @@ impl From<std::ops::Range<usize>> for ByteRange {
     }
 }
 
-/// Where a base URL came from ([base precedence](crate#base-precedence)). Serialized as the
-/// strings given on each variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BaseSource {
-    /// `html:base`: the first `<base href>` of an HTML body (base precedence step 1,
-    /// RFC 1808 §3.1).
-    HtmlBase,
-    /// `header:Base`: the entity's `Base:` field (base precedence step 2, RFC 1808 §3.1).
-    HeaderBase,
-    /// `header:Content-Base`: the entity's `Content-Base:` field (RFC 2110 §4.2).
-    HeaderContentBase,
-    /// `header:Content-Location`: the entity's `Content-Location:` field (RFC 2557 §4–5).
-    HeaderContentLocation,
-    /// `inherited`: the encapsulating entity's header-level base (base precedence step 3, RFC 1808
-    /// §3.2); [`BaseRecord::inherited_from`] names the entity that set it.
-    Inherited,
-    /// `retrieval`: the URL the message was retrieved from (base precedence step 4,
-    /// RFC 1808 §3.3).
-    Retrieval,
-    /// `thismessage`: with the `mhtml` profile, the root's base when nothing else gives one,
-    /// `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).
-    ThisMessage,
-    /// `none`: no base (base precedence step 5, RFC 1808 §3.4).
-    None,
-}
-
-impl BaseSource {
-    const ALL: [BaseSource; 8] = [
-        BaseSource::HtmlBase,
-        BaseSource::HeaderBase,
-        BaseSource::HeaderContentBase,
-        BaseSource::HeaderContentLocation,
-        BaseSource::Inherited,
-        BaseSource::Retrieval,
-        BaseSource::ThisMessage,
-        BaseSource::None,
-    ];
-
-    const NAMES: [&'static str; 8] = [
-        "html:base",
-        "header:Base",
-        "header:Content-Base",
-        "header:Content-Location",
-        "inherited",
-        "retrieval",
-        "thismessage",
-        "none",
-    ];
-
-    /// The serialized name, e.g. `header:Content-Location`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BaseSource::HtmlBase => "html:base",
-            BaseSource::HeaderBase => "header:Base",
-            BaseSource::HeaderContentBase => "header:Content-Base",
-            BaseSource::HeaderContentLocation => "header:Content-Location",
-            BaseSource::Inherited => "inherited",
-            BaseSource::Retrieval => "retrieval",
-            BaseSource::ThisMessage => "thismessage",
-            BaseSource::None => "none",
-        }
-    }
-}
-
-impl Serialize for BaseSource {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for BaseSource {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        BaseSource::ALL
-            .into_iter()
-            .find(|source| source.as_str() == name)
-            .ok_or_else(|| de::Error::unknown_variant(&name, &BaseSource::NAMES))
-    }
-}
-
-impl fmt::Display for BaseSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A base URL and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BaseRecord {
@@ -344,247 +262,6 @@ pub struct EntityRecord {
     /// The effective base of the content: the first `<base href>` of an HTML body (base
     /// precedence step 1) when there is one, else the header-level base.
     pub base: BaseRecord,
-}
-
-/// Why a URL has no resolved form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Unresolved {
-    /// The reference is relative and the entity has no base (base precedence step 5).
-    NoBase,
-    /// The resolver refused the pair (see [`ResolveError`](crate::url::ResolveError)).
-    ResolverError,
-}
-
-/// Where a URL was found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UrlSource {
-    /// A header field: serialized `header:<Name>` with the field name's canonical spelling.
-    Header {
-        /// The field name, canonical spelling (`List-Unsubscribe`).
-        name: &'static str,
-        /// 0-based position of the field among all fields of the entity's header block.
-        field: usize,
-        /// 0-based position of the URL among the URLs of that field (RFC 2369 lists hold
-        /// several).
-        item: usize,
-    },
-    /// HTML: serialized `html:<tag>@<attribute>` for an attribute (`html:a@href`,
-    /// `html:img@srcset` for each candidate, `html:meta@content` for a refresh URL,
-    /// `html:div@style` for a CSS `url()` in a style attribute), `html:style` for a CSS
-    /// `url()` in a `<style>` element; lowercase.
-    Html {
-        /// The element's local name, as HTML tree construction names it (lowercase; SVG
-        /// names in their camel case, `feImage`). Borrowed from a table of the HTML and SVG
-        /// element names for the elements found in mail; owned only for other names (custom
-        /// elements).
-        tag: Cow<'static, str>,
-        /// The attribute's name, one of the URL attributes the HTML scan reads (lowercase:
-        /// `href`, `src`, `srcset`, `style`, `xlink:href`, …); `None` for the text of a
-        /// `<style>` element.
-        attribute: Option<&'static str>,
-        /// The URL's bytes in the decoded body, as written (before entity decoding). When an
-        /// attribute value holds a character reference (`&…;`), offsets inside it cannot be
-        /// mapped and the range is the whole value.
-        range: ByteRange,
-    },
-}
-
-impl fmt::Display for UrlSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UrlSource::Header { name, .. } => write!(f, "header:{name}"),
-            UrlSource::Html {
-                tag,
-                attribute: Some(attribute),
-                ..
-            } => write!(f, "html:{tag}@{attribute}"),
-            UrlSource::Html { tag, .. } => write!(f, "html:{tag}"),
-        }
-    }
-}
-
-/// A [`UrlSource`] serialized as its [`Display`](fmt::Display) form, assembled on the stack
-/// when it fits in [`SourceName::INLINE`] bytes (every name of the tables does; a custom
-/// element's name may not) instead of in a `String` per record.
-struct SourceName<'a>(&'a UrlSource);
-
-impl SourceName<'_> {
-    /// Room for `html:` + the tag + `@` + the attribute.
-    const INLINE: usize = 64;
-}
-
-impl Serialize for SourceName<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let (prefix, name, attribute) = match self.0 {
-            UrlSource::Header { name, .. } => ("header:", *name, None),
-            UrlSource::Html { tag, attribute, .. } => ("html:", tag.as_ref(), *attribute),
-        };
-        let pieces = [
-            prefix,
-            name,
-            attribute.map_or("", |_| "@"),
-            attribute.unwrap_or(""),
-        ];
-        let mut buffer = [0u8; Self::INLINE];
-        let mut length = 0;
-        for piece in pieces {
-            let Some(room) = buffer.get_mut(length..length + piece.len()) else {
-                return serializer.collect_str(self.0);
-            };
-            room.copy_from_slice(piece.as_bytes());
-            length += piece.len();
-        }
-        // Whole `str`s were copied, so the bytes are UTF-8.
-        match buffer.get(..length).map(std::str::from_utf8) {
-            Some(Ok(text)) => serializer.serialize_str(text),
-            _ => serializer.collect_str(self.0),
-        }
-    }
-}
-
-/// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
-///
-/// A message can hold very many URLs, so a record is kept small: the part identifier and
-/// the base are shared with every other record of the entity (cloning a [`PartId`] or the
-/// `Arc` of a base copies no text), and the names in [`UrlSource`] are static strings; what
-/// a record owns is its reference and resolved URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UrlRecord {
-    /// The entity it was found in.
-    pub part: PartId,
-    /// Where in that entity.
-    pub source: UrlSource,
-    /// The embedded URL as written, after unfolding, whitespace removal (headers) or entity
-    /// decoding and trimming (HTML).
-    pub reference: String,
-    /// The absolute URL, or `None` with [`unresolved`](Self::unresolved) saying why.
-    pub resolved: Option<String>,
-    /// Why there is no resolved URL.
-    pub unresolved: Option<Unresolved>,
-    /// The resolver's error message when [`unresolved`](Self::unresolved) is
-    /// [`Unresolved::ResolverError`] (`"the URL Standard's parser rejects the reference:
-    /// invalid international domain name"`); serialized as `"error"`, only when present.
-    pub error: Option<String>,
-    /// The base it was resolved against and where that came from; shared by the records
-    /// resolved against the same base.
-    pub base: Arc<BaseRecord>,
-    /// The algorithm that produced [`resolved`](Self::resolved).
-    pub resolver: Resolver,
-    /// The entity of the same message that the URL names, and how it was matched
-    /// ([`cid:`, `mid:` or `Content-Location`](crate::target)); `None` when it names none.
-    pub target: Option<Target>,
-}
-
-impl Serialize for UrlRecord {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("part", &self.part)?;
-        map.serialize_entry("source", &SourceName(&self.source))?;
-        match &self.source {
-            UrlSource::Header { field, item, .. } => {
-                map.serialize_entry("field", field)?;
-                map.serialize_entry("item", item)?;
-            }
-            UrlSource::Html { range, .. } => map.serialize_entry("range", range)?,
-        }
-        map.serialize_entry("reference", &self.reference)?;
-        map.serialize_entry("resolved", &self.resolved)?;
-        if let Some(reason) = &self.unresolved {
-            map.serialize_entry("unresolved", reason)?;
-        }
-        if let Some(error) = &self.error {
-            map.serialize_entry("error", error)?;
-        }
-        map.serialize_entry("base", &*self.base)?;
-        map.serialize_entry("resolver", &self.resolver)?;
-        if let Some(target) = &self.target {
-            map.serialize_entry("target", target)?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for UrlRecord {
-    /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
-    /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
-    /// `html:<tag>@<attribute>` (an attribute the HTML scan reads URLs from) or `html:<tag>`,
-    /// with a `range`.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct Wire {
-            part: PartId,
-            source: String,
-            field: Option<usize>,
-            item: Option<usize>,
-            range: Option<ByteRange>,
-            reference: String,
-            resolved: Option<String>,
-            #[serde(default)]
-            unresolved: Option<Unresolved>,
-            #[serde(default)]
-            error: Option<String>,
-            base: BaseRecord,
-            resolver: Resolver,
-            #[serde(default)]
-            target: Option<Target>,
-        }
-        let wire = Wire::deserialize(deserializer)?;
-        let source = if let Some(name) = wire.source.strip_prefix("header:") {
-            let name = crate::headers::base_field(name)
-                .or_else(|| crate::headers::list_field(name))
-                .or_else(|| (name == "Content-Type").then_some("Content-Type"))
-                .ok_or_else(|| {
-                    de::Error::custom(format_args!("no URL is found in a {name} field"))
-                })?;
-            UrlSource::Header {
-                name,
-                field: wire
-                    .field
-                    .ok_or_else(|| de::Error::missing_field("field"))?,
-                item: wire.item.ok_or_else(|| de::Error::missing_field("item"))?,
-            }
-        } else if let Some(place) = wire.source.strip_prefix("html:") {
-            // Attribute names never hold `@`; a tag name may (`<a@b href>`).
-            let (tag, attribute) = match place.rsplit_once('@') {
-                Some((tag, attribute)) => (
-                    tag,
-                    Some(crate::html::url_attribute_name(attribute).ok_or_else(|| {
-                        de::Error::custom(format_args!(
-                            "no URL is found in a {attribute} attribute"
-                        ))
-                    })?),
-                ),
-                None => (place, None),
-            };
-            UrlSource::Html {
-                tag: crate::html::element(tag.as_bytes()),
-                attribute,
-                range: wire
-                    .range
-                    .ok_or_else(|| de::Error::missing_field("range"))?,
-            }
-        } else {
-            return Err(de::Error::invalid_value(
-                de::Unexpected::Str(&wire.source),
-                &"`header:<Name>` or `html:<tag>@<attribute>`",
-            ));
-        };
-        Ok(UrlRecord {
-            part: wire.part,
-            source,
-            reference: wire.reference,
-            resolved: wire.resolved,
-            unresolved: wire.unresolved,
-            error: wire.error,
-            base: Arc::new(wire.base),
-            resolver: wire.resolver,
-            target: wire.target,
-        })
-    }
 }
 
 /// The decoded text of one HTML part, as [`analyze_with_html_text`](crate::analyze_with_html_text)

@@ -1,0 +1,326 @@
+//! One URL of a message: where it was found ([`UrlSource`]), how it was resolved
+//! ([`Resolution`]) and the entity of the same message it names ([`Target`]).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::{BaseRecord, ByteRange, PartId};
+use crate::vocab::{FieldName, Resolver, TargetMatch};
+
+/// How a URL was resolved, or why it was not: what a [`UrlRecord`] says of its reference.
+///
+/// In JSON it is three fields of the URL record: `"resolved"` (the URL, or `null`),
+/// `"unresolved"` ([`Unresolved`], only when there is no URL) and `"error"` (the resolver's
+/// message, only for [`Resolution::ResolverError`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resolution {
+    /// The absolute URL (for the `rfc1808` and `rfc3986` resolvers, an absolute reference as
+    /// it is written; for `whatwg`, as the URL Standard's parser serializes it).
+    Resolved(String),
+    /// The reference is relative and the entity has no base (base precedence step 5, RFC 1808
+    /// §3.4). `"unresolved": "no_base"`.
+    NoBase,
+    /// The resolver refused the pair; the string is its message (`"the URL Standard's parser
+    /// rejects the reference: invalid international domain name"`, see
+    /// [`ResolveError`](crate::url::ResolveError)). `"unresolved": "resolver_error"`, with the
+    /// message as `"error"`.
+    ResolverError(String),
+}
+
+impl Resolution {
+    /// The absolute URL, if the reference was resolved.
+    pub fn resolved(&self) -> Option<&str> {
+        match self {
+            Resolution::Resolved(url) => Some(url),
+            Resolution::NoBase | Resolution::ResolverError(_) => None,
+        }
+    }
+
+    /// Why there is no URL: `None` when the reference was resolved.
+    pub fn unresolved(&self) -> Option<Unresolved> {
+        match self {
+            Resolution::Resolved(_) => None,
+            Resolution::NoBase => Some(Unresolved::NoBase),
+            Resolution::ResolverError(_) => Some(Unresolved::ResolverError),
+        }
+    }
+
+    /// The resolver's message, for [`Resolution::ResolverError`].
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            Resolution::ResolverError(message) => Some(message),
+            Resolution::Resolved(_) | Resolution::NoBase => None,
+        }
+    }
+
+    /// The absolute URL, taken out of the resolution.
+    pub fn into_resolved(self) -> Option<String> {
+        match self {
+            Resolution::Resolved(url) => Some(url),
+            Resolution::NoBase | Resolution::ResolverError(_) => None,
+        }
+    }
+}
+
+/// Why a URL has no resolved form: the `"unresolved"` field of a URL record, serialized as the
+/// snake-case name of the variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Unresolved {
+    /// `no_base`: the reference is relative and the entity has no base (base precedence step
+    /// 5).
+    NoBase,
+    /// `resolver_error`: the resolver refused the pair (see
+    /// [`ResolveError`](crate::url::ResolveError)).
+    ResolverError,
+}
+
+/// Where a URL was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlSource {
+    /// A header field: serialized `header:<Name>` with the field name's canonical spelling.
+    Header {
+        /// The field (`List-Unsubscribe`): one of those that hold URLs
+        /// ([`FieldName::holds_urls`]).
+        name: FieldName,
+        /// 0-based position of the field among all fields of the entity's header block.
+        field: usize,
+        /// 0-based position of the URL among the URLs of that field (RFC 2369 lists hold
+        /// several).
+        item: usize,
+    },
+    /// HTML: serialized `html:<tag>@<attribute>` for an attribute (`html:a@href`,
+    /// `html:img@srcset` for each candidate, `html:meta@content` for a refresh URL,
+    /// `html:div@style` for a CSS `url()` in a style attribute), `html:style` for a CSS
+    /// `url()` in a `<style>` element; lowercase.
+    Html {
+        /// The element's local name, as HTML tree construction names it (lowercase; SVG
+        /// names in their camel case, `feImage`). Borrowed from a table of the HTML and SVG
+        /// element names for the elements found in mail; owned only for other names (custom
+        /// elements).
+        tag: Cow<'static, str>,
+        /// The attribute's name, one of the URL attributes the HTML scan reads (lowercase:
+        /// `href`, `src`, `srcset`, `style`, `xlink:href`, …); `None` for the text of a
+        /// `<style>` element.
+        attribute: Option<&'static str>,
+        /// The URL's bytes in the decoded body, as written (before entity decoding). When an
+        /// attribute value holds a character reference (`&…;`), offsets inside it cannot be
+        /// mapped and the range is the whole value.
+        range: ByteRange,
+    },
+}
+
+impl fmt::Display for UrlSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlSource::Header { name, .. } => write!(f, "header:{name}"),
+            UrlSource::Html {
+                tag,
+                attribute: Some(attribute),
+                ..
+            } => write!(f, "html:{tag}@{attribute}"),
+            UrlSource::Html { tag, .. } => write!(f, "html:{tag}"),
+        }
+    }
+}
+
+/// A [`UrlSource`] serialized as its [`Display`](fmt::Display) form, assembled on the stack
+/// when it fits in [`SourceName::INLINE`] bytes (every name of the tables does; a custom
+/// element's name may not) instead of in a `String` per record.
+struct SourceName<'a>(&'a UrlSource);
+
+impl SourceName<'_> {
+    /// Room for `html:` + the tag + `@` + the attribute.
+    const INLINE: usize = 64;
+}
+
+impl Serialize for SourceName<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (prefix, name, attribute) = match self.0 {
+            UrlSource::Header { name, .. } => ("header:", name.as_str(), None),
+            UrlSource::Html { tag, attribute, .. } => ("html:", tag.as_ref(), *attribute),
+        };
+        let pieces = [
+            prefix,
+            name,
+            attribute.map_or("", |_| "@"),
+            attribute.unwrap_or(""),
+        ];
+        let mut buffer = [0u8; Self::INLINE];
+        let mut length = 0;
+        for piece in pieces {
+            let Some(room) = buffer.get_mut(length..length + piece.len()) else {
+                return serializer.collect_str(self.0);
+            };
+            room.copy_from_slice(piece.as_bytes());
+            length += piece.len();
+        }
+        // Whole `str`s were copied, so the bytes are UTF-8.
+        match buffer.get(..length).map(std::str::from_utf8) {
+            Some(Ok(text)) => serializer.serialize_str(text),
+            _ => serializer.collect_str(self.0),
+        }
+    }
+}
+
+/// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
+///
+/// A message can hold very many URLs, so a record is kept small: the part identifier and
+/// the base are shared with every other record of the entity (cloning a [`PartId`] or the
+/// `Arc` of a base copies no text), and the names in [`UrlSource`] are static; what a record
+/// owns is its reference and resolved URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRecord {
+    /// The entity it was found in.
+    pub part: PartId,
+    /// Where in that entity.
+    pub source: UrlSource,
+    /// The embedded URL as written, after unfolding, whitespace removal (headers) or entity
+    /// decoding and trimming (HTML).
+    pub reference: String,
+    /// The absolute URL, or why there is none.
+    pub resolution: Resolution,
+    /// The base it was resolved against and where that came from; shared by the records
+    /// resolved against the same base.
+    pub base: Arc<BaseRecord>,
+    /// The algorithm that produced [`resolution`](Self::resolution).
+    pub resolver: Resolver,
+    /// The entity of the same message that the URL names, and how it was matched
+    /// ([`cid:`, `mid:` or `Content-Location`](crate::target)); `None` when it names none.
+    pub target: Option<Target>,
+}
+
+impl Serialize for UrlRecord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("part", &self.part)?;
+        map.serialize_entry("source", &SourceName(&self.source))?;
+        match &self.source {
+            UrlSource::Header { field, item, .. } => {
+                map.serialize_entry("field", field)?;
+                map.serialize_entry("item", item)?;
+            }
+            UrlSource::Html { range, .. } => map.serialize_entry("range", range)?,
+        }
+        map.serialize_entry("reference", &self.reference)?;
+        map.serialize_entry("resolved", &self.resolution.resolved())?;
+        if let Some(reason) = &self.resolution.unresolved() {
+            map.serialize_entry("unresolved", reason)?;
+        }
+        if let Some(error) = self.resolution.error() {
+            map.serialize_entry("error", error)?;
+        }
+        map.serialize_entry("base", &*self.base)?;
+        map.serialize_entry("resolver", &self.resolver)?;
+        if let Some(target) = &self.target {
+            map.serialize_entry("target", target)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for UrlRecord {
+    /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
+    /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
+    /// `html:<tag>@<attribute>` (an attribute the HTML scan reads URLs from) or `html:<tag>`,
+    /// with a `range`. A record with `"resolved": null` and no `"unresolved"` field is
+    /// [`Resolution::NoBase`]; `"resolver_error"` without an `"error"` has an empty message.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Wire {
+            part: PartId,
+            source: String,
+            field: Option<usize>,
+            item: Option<usize>,
+            range: Option<ByteRange>,
+            reference: String,
+            resolved: Option<String>,
+            #[serde(default)]
+            unresolved: Option<Unresolved>,
+            #[serde(default)]
+            error: Option<String>,
+            base: BaseRecord,
+            resolver: Resolver,
+            #[serde(default)]
+            target: Option<Target>,
+        }
+        let wire = Wire::deserialize(deserializer)?;
+        let source = if let Some(name) = wire.source.strip_prefix("header:") {
+            let name = name
+                .parse::<FieldName>()
+                .ok()
+                .filter(|field| field.holds_urls())
+                .ok_or_else(|| {
+                    de::Error::custom(format_args!("no URL is found in a {name} field"))
+                })?;
+            UrlSource::Header {
+                name,
+                field: wire
+                    .field
+                    .ok_or_else(|| de::Error::missing_field("field"))?,
+                item: wire.item.ok_or_else(|| de::Error::missing_field("item"))?,
+            }
+        } else if let Some(place) = wire.source.strip_prefix("html:") {
+            // Attribute names never hold `@`; a tag name may (`<a@b href>`).
+            let (tag, attribute) = match place.rsplit_once('@') {
+                Some((tag, attribute)) => (
+                    tag,
+                    Some(crate::html::url_attribute_name(attribute).ok_or_else(|| {
+                        de::Error::custom(format_args!(
+                            "no URL is found in a {attribute} attribute"
+                        ))
+                    })?),
+                ),
+                None => (place, None),
+            };
+            UrlSource::Html {
+                tag: crate::html::element(tag.as_bytes()),
+                attribute,
+                range: wire
+                    .range
+                    .ok_or_else(|| de::Error::missing_field("range"))?,
+            }
+        } else {
+            return Err(de::Error::invalid_value(
+                de::Unexpected::Str(&wire.source),
+                &"`header:<Name>` or `html:<tag>@<attribute>`",
+            ));
+        };
+        let resolution = match (wire.resolved, wire.unresolved) {
+            (Some(url), _) => Resolution::Resolved(url),
+            (None, Some(Unresolved::ResolverError)) => {
+                Resolution::ResolverError(wire.error.unwrap_or_default())
+            }
+            (None, Some(Unresolved::NoBase) | None) => Resolution::NoBase,
+        };
+        Ok(UrlRecord {
+            part: wire.part,
+            source,
+            reference: wire.reference,
+            resolution,
+            base: Arc::new(wire.base),
+            resolver: wire.resolver,
+            target: wire.target,
+        })
+    }
+}
+
+/// The entity of the same message that a URL names (the [`target`](crate::target) module says
+/// how URLs are matched).
+///
+/// Serialized as `{"part": "2", "by": "cid"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Target {
+    /// The entity named, as [`UrlRecord::part`] is written.
+    pub part: PartId,
+    /// How the URL was matched to it.
+    pub by: TargetMatch,
+}

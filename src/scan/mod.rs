@@ -1,0 +1,80 @@
+//! The records of `mimebase scan`: one NDJSON line per message found in files,
+//! directories, Maildir folders and mbox files, and one per input that could not be read.
+//!
+//! # Wire format (NDJSON)
+//!
+//! One JSON object per line, UTF-8, in input order (also with `--jobs` above 1), each with a
+//! `"type"` field, [`ScanLine`]:
+//!
+//! - `"type": "message"`: one message was analyzed. The [`Source`] fields say where it was
+//!   read from, then come the [`Report`](crate::Report)'s `message_id`, `entities`, `urls` and `diagnostics`,
+//!   as in `inspect --json` ([`report`](crate::report) documents them). A broken message is
+//!   still a `message` line: what is wrong with it is in its `diagnostics`.
+//! - `"type": "error"`: an input that yields no analysis: a path that could not be read, a
+//!   message over the size limit. The [`Source`] fields (as far as they are known), a `kind`
+//!   ([`ScanErrorKind`]) and a `message` for people.
+//!
+//! The [`Source`] fields are `path`, `format`, `offset` and `length`:
+//!
+//! ```
+//! use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
+//!
+//! // The second message of an mbox file: its `From ` line starts at byte 120.
+//! let raw = b"From a@b Sat Jan  3 01:05:34 1996\nBase: http://b/dir/\n\n>From here\n";
+//! let report = mimebase::analyze(raw, &mimebase::Options::new());
+//! let source = Source::mbox("inbox.mbox", 120, 70);
+//! let line = serde_json::to_value(ScanLine::message(&source, &report))?;
+//! assert_eq!(line["type"], "message");
+//! assert_eq!(line["path"], "inbox.mbox");
+//! assert_eq!(line["format"], "mbox");
+//! assert_eq!((line["offset"].as_u64(), line["length"].as_u64()), (Some(120), Some(70)));
+//! assert_eq!(line["entities"][0]["base"]["url"], "http://b/dir/");
+//!
+//! let missing = Source::unknown("nowhere/1.eml");
+//! let line = ScanLine::error(
+//!     &missing,
+//!     ScanErrorKind::Read,
+//!     "No such file or directory (os error 2)",
+//! );
+//! assert_eq!(
+//!     serde_json::to_value(line)?,
+//!     serde_json::json!({
+//!         "type": "error", "path": "nowhere/1.eml", "format": null, "offset": null,
+//!         "length": null, "kind": "read", "message": "No such file or directory (os error 2)"
+//!     })
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! # Offsets in mbox files
+//!
+//! An mbox file holds messages one after another, each starting with a `From ` line (the
+//! "From_ line": envelope sender and date). `scan` (and every other command: `inspect`,
+//! `urls`, `rewrite`, `extract`) reads a file, or standard input, as an mbox when its first
+//! five bytes are `From `, and starts a new message at every line that begins with `From ` and
+//! follows an empty line (`\n` or `\r\n`), as the mboxo and mboxrd formats write them; a
+//! `From ` line after a non-empty line is part of the message.
+//!
+//! A message's `offset` is the byte offset of its `From ` line in the mbox file (0-based), and
+//! `length` covers that line, then every line of the message with its line ending, up to and
+//! **not** including the empty line that separates it from the next `From ` line. At the end
+//! of the file one final empty line is likewise left out; a last message without a trailing
+//! newline ends at the end of the file. (These are the boundaries Python's `mailbox.mbox`
+//! gives.) So `offset..offset + length` is the stored message, envelope line included, and
+//! the lengths of all messages plus one separator line between each two (and possibly one at
+//! the end) add up to the file's size.
+//!
+//! What is given to [`analyze`](crate::analyze) is that range with the mboxrd quoting undone:
+//! a line that starts with one or more `>` followed by `From ` loses one `>` (`>From ` →
+//! `From `, `>>From ` → `>From `). `analyze` skips the leading `From ` line, so the entity
+//! byte ranges of a message line are offsets from `offset`, in the message as unquoted: up to
+//! the first unquoted line they are offsets into the mbox file too (add `offset`), after it
+//! they are one byte less per unquoted line before them.
+//!
+//! A file that does not start with `From ` is one message (`"format": "file"`, `offset` 0,
+//! `length` the file's size), and so is every file in a Maildir's `cur/` and `new/`, whatever
+//! its first bytes.
+
+mod json;
+
+pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};

@@ -1,0 +1,418 @@
+//! The names that records hold: header field names ([`FieldName`]), where a base came from
+//! ([`BaseSource`]) and the resolution algorithms ([`Resolver`]). Each is one table giving every
+//! variant, its serialized name and its description, so that the parser, the report, the JSON
+//! and the docs cannot disagree about a name.
+//!
+//! This module is the bottom of the crate: it imports nothing from it, and everything else
+//! (the data model in [`report`](crate::report), the stages that fill it, the command line)
+//! names things through it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// Declares a closed vocabulary: an enum whose every variant has a serialized name and a
+/// description (the variant's doc), with `ALL`, `as_str`, `description` and `Display`.
+macro_rules! vocabulary {
+    (
+        $(#[$attribute:meta])*
+        pub enum $Enum:ident {
+            $( $(#[$variant_attribute:meta])* $Variant:ident => $name:literal, $description:literal; )+
+        }
+    ) => {
+        $(#[$attribute])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $Enum {
+            $( #[doc = $description] $(#[$variant_attribute])* $Variant, )+
+        }
+
+        impl $Enum {
+            /// Every variant, in the order of the table.
+            pub const ALL: [$Enum; [$($name),+].len()] = [$($Enum::$Variant),+];
+
+            /// Every serialized name, in the order of the table.
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The serialized name.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $( $Enum::$Variant => $name, )+
+                }
+            }
+
+            /// What the name stands for, and where it is defined.
+            pub const fn description(self) -> &'static str {
+                match self {
+                    $( $Enum::$Variant => $description, )+
+                }
+            }
+        }
+
+        impl fmt::Display for $Enum {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+vocabulary! {
+    /// A header field that the analysis reads, by its canonical spelling (field names compare
+    /// ASCII case-insensitively, RFC 5322 §1.2.2). Every other field of a header is counted
+    /// (a field's index is part of a URL record) but not read.
+    ///
+    /// In a URL record it names the field the URL was found in: serialized as part of the
+    /// record's source, `header:` followed by [`FieldName::as_str`] (`header:List-Unsubscribe`).
+    #[non_exhaustive]
+    pub enum FieldName {
+        ContentType => "Content-Type",
+            "`Content-Type` (RFC 2045 §5): the media type; its `URL` parameter holds a URL for `message/external-body; access-type=URL` (RFC 2017 §3).";
+        ContentTransferEncoding => "Content-Transfer-Encoding",
+            "`Content-Transfer-Encoding` (RFC 2045 §6): base64, quoted-printable or an identity encoding.";
+        MessageId => "Message-ID",
+            "`Message-ID` (RFC 5322 §3.6.4): what a `mid:` URL names (RFC 2392).";
+        Base => "Base",
+            "`Base` (RFC 1808 §3.1): the entity's base URL.";
+        ContentBase => "Content-Base",
+            "`Content-Base` (RFC 2110 §4.2): the entity's base URL.";
+        ContentLocation => "Content-Location",
+            "`Content-Location` (RFC 2557 §4): the entity's own URL, its base (RFC 2557 §5) and what URLs of the aggregate name it by (RFC 2557 §8.2).";
+        ListArchive => "List-Archive",
+            "`List-Archive` (RFC 2369 §3.6): URLs of the mailing list's archive.";
+        ListHelp => "List-Help",
+            "`List-Help` (RFC 2369 §3.1): URLs of the mailing list's instructions.";
+        ListOwner => "List-Owner",
+            "`List-Owner` (RFC 2369 §3.5): URLs that reach the list's owner.";
+        ListPost => "List-Post",
+            "`List-Post` (RFC 2369 §3.4): URLs to post to the list, or `NO`.";
+        ListSubscribe => "List-Subscribe",
+            "`List-Subscribe` (RFC 2369 §3.2): URLs to subscribe.";
+        ListUnsubscribe => "List-Unsubscribe",
+            "`List-Unsubscribe` (RFC 2369 §3.2): URLs to unsubscribe.";
+        ArchivedAt => "Archived-At",
+            "`Archived-At` (RFC 5064): the URL of the message in an archive.";
+        ContentId => "Content-ID",
+            "`Content-ID` (RFC 2045 §7): what a `cid:` URL names (RFC 2392).";
+        ContentDisposition => "Content-Disposition",
+            "`Content-Disposition` (RFC 2183): its `filename` names extracted files.";
+    }
+}
+
+/// Bit `b % 32` is set for the first byte `b` of every [`FieldName`], in either case (ASCII
+/// letters differ by 32), built at compile time.
+// Indexing in a constant runs at compile time: out of bounds (an empty name) fails the build.
+#[allow(clippy::indexing_slicing)]
+const FIRST_BYTES: u32 = {
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < FieldName::ALL.len() {
+        mask |= 1 << (FieldName::ALL[i].as_str().as_bytes()[0] % 32);
+        i += 1;
+    }
+    mask
+};
+
+impl FieldName {
+    /// The fields whose values are base URLs, in the order of base precedence step 2 (see the
+    /// [crate docs](crate#base-precedence)).
+    pub const BASE_FIELDS: [FieldName; 3] = [
+        FieldName::Base,
+        FieldName::ContentBase,
+        FieldName::ContentLocation,
+    ];
+
+    /// The field `name` is, compared ASCII case-insensitively; `None` for any other field.
+    ///
+    /// Most fields of a header (`Received`, `Subject`, `X-…`) are none of these: their first
+    /// byte rules them out at once, and their length before any comparison of bytes.
+    pub fn from_bytes(name: &[u8]) -> Option<FieldName> {
+        if FIRST_BYTES & (1 << (name.first()? % 32)) == 0 {
+            return None;
+        }
+        FieldName::ALL
+            .iter()
+            .find(|known| {
+                let known = known.as_str().as_bytes();
+                known.len() == name.len() && known.eq_ignore_ascii_case(name)
+            })
+            .copied()
+    }
+
+    /// True for the base fields `Base`, `Content-Base` and `Content-Location`.
+    pub fn is_base_field(self) -> bool {
+        matches!(
+            self,
+            FieldName::Base | FieldName::ContentBase | FieldName::ContentLocation
+        )
+    }
+
+    /// True for the fields holding RFC 2369 lists of `<URL>` items (`List-*`) and for
+    /// `Archived-At` (RFC 5064), whose value is read the same way.
+    pub fn is_list_field(self) -> bool {
+        matches!(
+            self,
+            FieldName::ListArchive
+                | FieldName::ListHelp
+                | FieldName::ListOwner
+                | FieldName::ListPost
+                | FieldName::ListSubscribe
+                | FieldName::ListUnsubscribe
+                | FieldName::ArchivedAt
+        )
+    }
+
+    /// True for the fields URLs are found in: the base fields, the list fields and
+    /// `Content-Type` (the `URL` parameter of `message/external-body`, RFC 2017).
+    pub fn holds_urls(self) -> bool {
+        self.is_base_field() || self.is_list_field() || self == FieldName::ContentType
+    }
+}
+
+/// The error of parsing a name that is not in a vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {name:?}: expected one of {expected}")]
+pub struct UnknownName {
+    /// What kind of name was expected (`"resolver"`, `"header field"`, …).
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names accepted, comma-separated.
+    pub expected: String,
+}
+
+impl UnknownName {
+    fn new(what: &'static str, name: &str, expected: &[&'static str]) -> Self {
+        UnknownName {
+            what,
+            name: name.to_owned(),
+            expected: expected.join(", "),
+        }
+    }
+}
+
+impl FromStr for FieldName {
+    type Err = UnknownName;
+
+    /// The field `name` is, ASCII case-insensitively (see [`FieldName::from_bytes`]).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        FieldName::from_bytes(name.as_bytes())
+            .ok_or_else(|| UnknownName::new("header field", name, FieldName::NAMES))
+    }
+}
+
+vocabulary! {
+    /// Where a base URL came from ([base precedence](crate#base-precedence)). Serialized as the
+    /// strings given on each variant.
+    #[non_exhaustive]
+    pub enum BaseSource {
+        HtmlBase => "html:base",
+            "`html:base`: the first `<base href>` of an HTML body (base precedence step 1, RFC 1808 §3.1; the HTML Standard's [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)).";
+        HeaderBase => "header:Base",
+            "`header:Base`: the entity's `Base` field (base precedence step 2, RFC 1808 §3.1).";
+        HeaderContentBase => "header:Content-Base",
+            "`header:Content-Base`: the entity's `Content-Base` field (RFC 2110 §4.2).";
+        HeaderContentLocation => "header:Content-Location",
+            "`header:Content-Location`: the entity's `Content-Location` field (RFC 2557 §4–5).";
+        Inherited => "inherited",
+            "`inherited`: the encapsulating entity's header-level base (base precedence step 3, RFC 1808 §3.2); the base record's `inherited_from` names the entity that set it.";
+        Retrieval => "retrieval",
+            "`retrieval`: the URL the message was retrieved from (base precedence step 4, RFC 1808 §3.3).";
+        ThisMessage => "thismessage",
+            "`thismessage`: with the `mhtml` profile, the root's base when nothing else gives one, `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).";
+        None => "none",
+            "`none`: no base (base precedence step 5, RFC 1808 §3.4).";
+    }
+}
+
+impl BaseSource {
+    /// The source of a base taken from the base field `field`; `None` for a field that is
+    /// not one of [`FieldName::BASE_FIELDS`].
+    pub fn of_field(field: FieldName) -> Option<BaseSource> {
+        match field {
+            FieldName::Base => Some(BaseSource::HeaderBase),
+            FieldName::ContentBase => Some(BaseSource::HeaderContentBase),
+            FieldName::ContentLocation => Some(BaseSource::HeaderContentLocation),
+            _ => None,
+        }
+    }
+}
+
+impl FromStr for BaseSource {
+    type Err = UnknownName;
+
+    /// The source whose serialized name is `name`, exactly.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        BaseSource::ALL
+            .iter()
+            .find(|source| source.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("base source", name, BaseSource::NAMES))
+    }
+}
+
+vocabulary! {
+    /// A URL resolution algorithm. Every URL record says which one produced it.
+    ///
+    /// Serialized in lowercase, the strings given on each variant (`"rfc1808"`, `"rfc3986"`,
+    /// `"whatwg"`); [`FromStr`] reads the same strings. The algorithms themselves are
+    /// [`Resolver::resolve`] and the [`url`](crate::url) module.
+    ///
+    /// ### Default
+    ///
+    /// [`Resolver::Rfc1808`].
+    #[derive(Default)]
+    #[non_exhaustive]
+    pub enum Resolver {
+        #[default]
+        Rfc1808 => "rfc1808",
+            "[RFC 1808 §4](https://www.rfc-editor.org/rfc/rfc1808#section-4) steps 1–7 over the [§2.4](https://www.rfc-editor.org/rfc/rfc1808#section-2.4) parse, exactly as written (see [`url::rfc1808::resolve`](crate::url::rfc1808::resolve)).";
+        Rfc3986 => "rfc3986",
+            "[RFC 3986 §5.2](https://www.rfc-editor.org/rfc/rfc3986#section-5.2), strict (see [`url::rfc3986::resolve`](crate::url::rfc3986::resolve)): the canonical form indexers want.";
+        Whatwg => "whatwg",
+            "The [URL Standard](https://url.spec.whatwg.org/#concept-basic-url-parser) (see [`url::whatwg::resolve`](crate::url::whatwg::resolve); ada does the parsing): the link a reader's mail client opens. Absolute references are parsed (normalized) too.";
+    }
+}
+
+impl Resolver {
+    /// The algorithm's name as written on the command line and in serialized records; the
+    /// same as [`Resolver::as_str`].
+    pub const fn name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl FromStr for Resolver {
+    type Err = UnknownName;
+
+    /// The resolver whose name is `name`, exactly (`"rfc1808"`, `"rfc3986"`, `"whatwg"`).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Resolver::ALL
+            .iter()
+            .find(|resolver| resolver.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("resolver", name, Resolver::NAMES))
+    }
+}
+
+vocabulary! {
+    /// How a URL was matched to the entity of the same message that it names (the
+    /// [`target`](crate::target) module says how each is compared). Serialized as the strings
+    /// given on each variant.
+    #[non_exhaustive]
+    pub enum TargetMatch {
+        Cid => "cid",
+            "`cid`: a `cid:` URL equal to the entity's `Content-ID` (RFC 2392).";
+        Mid => "mid",
+            "`mid`: a `mid:` URL naming the message entity by its `Message-ID`, or with `/c` the entity with Content-ID `c` inside it (RFC 2392).";
+        ContentLocation => "content-location",
+            "`content-location`: the resolved URL equals the entity's resolved `Content-Location` (RFC 2557 §8.2 (d)).";
+    }
+}
+
+impl FromStr for TargetMatch {
+    type Err = UnknownName;
+
+    /// The match whose serialized name is `name`, exactly.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        TargetMatch::ALL
+            .iter()
+            .find(|by| by.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("target match", name, TargetMatch::NAMES))
+    }
+}
+
+/// Serialize and Deserialize as the serialized names, for the vocabularies whose
+/// [`FromStr`] reads exactly those names.
+macro_rules! serde_by_name {
+    ($($Enum:ident),+) => {$(
+        impl Serialize for $Enum {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $Enum {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                name.parse()
+                    .map_err(|_| de::Error::unknown_variant(&name, $Enum::NAMES))
+            }
+        }
+    )+};
+}
+
+serde_by_name!(BaseSource, Resolver, TargetMatch);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names_are_found_in_any_case_and_only_they() {
+        for &field in &FieldName::ALL {
+            let name = field.as_str();
+            assert_eq!(FieldName::from_bytes(name.as_bytes()), Some(field));
+            assert_eq!(name.to_ascii_uppercase().parse(), Ok(field));
+            assert_eq!(name.to_ascii_lowercase().parse(), Ok(field));
+        }
+        for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
+            assert_eq!(FieldName::from_bytes(name.as_bytes()), None, "{name}");
+        }
+        assert_eq!(
+            "Subject".parse::<FieldName>().map_err(|e| e.to_string()),
+            Err(format!(
+                "unknown header field \"Subject\": expected one of {}",
+                FieldName::NAMES.join(", ")
+            ))
+        );
+    }
+
+    #[test]
+    fn every_field_that_holds_urls_is_a_base_field_a_list_field_or_content_type() {
+        let holding: Vec<_> = FieldName::ALL
+            .into_iter()
+            .filter(|f| f.holds_urls())
+            .collect();
+        assert_eq!(holding.len(), 11);
+        for field in FieldName::BASE_FIELDS {
+            assert!(field.is_base_field() && !field.is_list_field());
+            assert!(BaseSource::of_field(field).is_some());
+        }
+    }
+
+    /// Each name reads back as its variant, and serializes as its name.
+    #[test]
+    fn names_round_trip() -> Result<(), serde_json::Error> {
+        for source in BaseSource::ALL {
+            assert_eq!(source.as_str().parse(), Ok(source));
+            assert_eq!(
+                serde_json::to_string(&source)?,
+                format!("{:?}", source.as_str())
+            );
+            assert_eq!(
+                serde_json::from_str::<BaseSource>(&serde_json::to_string(&source)?)?,
+                source
+            );
+        }
+        for resolver in Resolver::ALL {
+            assert_eq!(resolver.name().parse(), Ok(resolver));
+            assert_eq!(
+                serde_json::from_str::<Resolver>(&serde_json::to_string(&resolver)?)?,
+                resolver
+            );
+        }
+        for by in TargetMatch::ALL {
+            assert_eq!(by.as_str().parse(), Ok(by));
+            assert_eq!(
+                serde_json::from_str::<TargetMatch>(&serde_json::to_string(&by)?)?,
+                by
+            );
+        }
+        assert!("RFC1808".parse::<Resolver>().is_err());
+        assert!(serde_json::from_str::<BaseSource>("\"header:base\"").is_err());
+        Ok(())
+    }
+}
