@@ -4,40 +4,59 @@
 //! reaching one is a [`Diagnostic`](crate::Diagnostic) on the entity where it happened, and the
 //! walk goes on with the rest of the message.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
-use crate::url::Resolver;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
 
-/// Which rules of [base precedence](crate#base-precedence) apply (`--profile`).
-///
-/// Serialized in lowercase: `"default"`, `"rfc1808"`, `"mhtml"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum Profile {
-    /// The steps as listed in the crate docs: `Base`, else `Content-Base`, else
-    /// `Content-Location` at step 2.
-    #[default]
-    Default,
-    /// RFC 1808 alone: step 2 takes only `Base`; `Content-Base` and `Content-Location` are
-    /// still reported and resolved as header URLs, but are not bases.
-    Rfc1808,
-    /// RFC 2557 §5 alone: step 2 takes `Content-Location`, else `Content-Base` (which §12 lets
-    /// receivers accept), never `Base`; where the root has no base, it is `thismessage:/`
-    /// (§5 (e)), so that the parts of a `multipart/related` resolve to each other.
-    Mhtml,
+use crate::vocab::{Resolver, UnknownName, serde_by_name, vocabulary};
+
+vocabulary! {
+    /// Which rules of [base precedence](crate#base-precedence) apply: how step 2 reads the base
+    /// header fields, and the root's base when nothing gives one.
+    ///
+    /// Serialized as the strings given on each variant (`"default"`, `"rfc1808"`, `"mhtml"`);
+    /// [`FromStr`] reads the same strings.
+    ///
+    /// ### Default
+    ///
+    /// [`Profile::Default`].
+    #[derive(Default)]
+    #[non_exhaustive]
+    pub enum Profile {
+        #[default]
+        Default => "default",
+            "`default`: the steps as listed in the crate docs: `Base`, else `Content-Base`, else `Content-Location` at step 2.";
+        Rfc1808 => "rfc1808",
+            "`rfc1808`: RFC 1808 alone: step 2 takes only `Base`; `Content-Base` and `Content-Location` are still reported and resolved as header URLs, but are not bases.";
+        Mhtml => "mhtml",
+            "`mhtml`: RFC 2557 §5 alone: step 2 takes `Content-Location`, else `Content-Base` (which §12 lets receivers accept), never `Base`; where the root has no base, it is `thismessage:/` (§5 (e)), so that the parts of a `multipart/related` resolve to each other.";
+    }
 }
 
 impl Profile {
-    /// The name as written on the command line and in serialized records.
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Default => "default",
-            Profile::Rfc1808 => "rfc1808",
-            Profile::Mhtml => "mhtml",
-        }
+    /// The name as written on the command line and in serialized records; the same as
+    /// [`Profile::as_str`].
+    pub const fn name(self) -> &'static str {
+        self.as_str()
     }
 }
+
+impl FromStr for Profile {
+    type Err = UnknownName;
+
+    /// The profile whose name is `name`, exactly (`"default"`, `"rfc1808"`, `"mhtml"`).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .iter()
+            .find(|profile| profile.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("profile", name, Profile::NAMES))
+    }
+}
+
+serde_by_name!(Profile);
 
 /// How [`analyze`](crate::analyze) works: retrieval URL, resolver, limits.
 ///

@@ -57,6 +57,7 @@ macro_rules! vocabulary {
         }
     };
 }
+pub(crate) use vocabulary;
 
 vocabulary! {
     /// A header field that the analysis reads, by its canonical spelling (field names compare
@@ -183,7 +184,7 @@ pub struct UnknownName {
 }
 
 impl UnknownName {
-    fn new(what: &'static str, name: &str, expected: &[&'static str]) -> Self {
+    pub(crate) fn new(what: &'static str, name: &str, expected: &[&'static str]) -> Self {
         UnknownName {
             what,
             name: name.to_owned(),
@@ -343,6 +344,7 @@ macro_rules! serde_by_name {
         }
     )+};
 }
+pub(crate) use serde_by_name;
 
 serde_by_name!(BaseSource, Resolver, TargetMatch);
 

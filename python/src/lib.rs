@@ -444,25 +444,27 @@ fn options(retrieval_url: Option<String>, resolver: &str, profile: &str) -> PyRe
     })
 }
 
-/// A resolver by the name the CLI's `--resolver` and the JSON records use.
+/// A resolver by its name (`"rfc1808"`, …: the library's `FromStr`, as the CLI's `--resolver`
+/// reads it).
 fn parse_resolver(name: &str) -> PyResult<Resolver> {
-    Resolver::ALL
-        .into_iter()
-        .find(|resolver| resolver.name() == name)
-        .ok_or_else(|| unknown_value("resolver", name, Resolver::ALL.map(Resolver::name)))
+    name.parse()
+        .map_err(|_| unknown_value("resolver", name, Resolver::NAMES))
 }
 
-/// A profile by the name the CLI's `--profile` uses.
+/// A profile by its name (`"default"`, …: the library's `FromStr`, as the CLI's `--profile`
+/// reads it).
 fn parse_profile(name: &str) -> PyResult<Profile> {
-    const ALL: [Profile; 3] = [Profile::Default, Profile::Rfc1808, Profile::Mhtml];
-    ALL.into_iter()
-        .find(|profile| profile.name() == name)
-        .ok_or_else(|| unknown_value("profile", name, ALL.map(Profile::name)))
+    name.parse()
+        .map_err(|_| unknown_value("profile", name, Profile::NAMES))
 }
 
 /// The `ValueError` for an option value that is not one of `names`.
-fn unknown_value<const N: usize>(option: &str, value: &str, names: [&str; N]) -> PyErr {
-    let expected = names.map(|name| format!("{name:?}")).join(", ");
+fn unknown_value(option: &str, value: &str, names: &[&str]) -> PyErr {
+    let expected = names
+        .iter()
+        .map(|name| format!("{name:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     PyValueError::new_err(format!(
         "{option}: unknown value {value:?}; expected one of {expected}"
     ))

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use mimebase::{Options, Profile, Resolver};
 
@@ -265,50 +266,38 @@ pub(crate) struct ResolveArgs {
     pub references: Vec<String>,
 
     /// The resolution algorithm.
-    #[arg(long, value_enum, default_value_t = ResolverArg::Rfc1808, help_heading = "Resolution")]
-    pub resolver: ResolverArg,
+    #[arg(long, value_parser = resolver_parser(), default_value_t = Resolver::default(), help_heading = "Resolution")]
+    pub resolver: Resolver,
 }
 
-/// `--profile`: which base header fields count, and in which order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ProfileArg {
-    /// Base, else Content-Base, else Content-Location; then inheritance, the retrieval URL.
-    Default,
-    /// RFC 1808 alone: only the Base header gives a base.
-    Rfc1808,
-    /// RFC 2557 (MHTML) alone: Content-Location, else Content-Base; thismessage:/ at the root.
-    Mhtml,
+/// `--profile`: the library's [`Profile`] names, read by its `FromStr`, with a line of help
+/// for each (shown by `--help`, the man pages and the completions).
+fn profile_parser() -> impl TypedValueParser<Value = Profile> {
+    let values = Profile::ALL.map(|profile| {
+        PossibleValue::new(profile.as_str()).help(match profile {
+            Profile::Rfc1808 => "RFC 1808 alone: only the Base header gives a base",
+            Profile::Mhtml => {
+                "RFC 2557 (MHTML) alone: Content-Location, else Content-Base; thismessage:/ at the root"
+            }
+            _ => "Base, else Content-Base, else Content-Location; then inheritance, the retrieval URL",
+        })
+    });
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Profile>())
 }
 
-impl From<ProfileArg> for Profile {
-    fn from(arg: ProfileArg) -> Self {
-        match arg {
-            ProfileArg::Default => Profile::Default,
-            ProfileArg::Rfc1808 => Profile::Rfc1808,
-            ProfileArg::Mhtml => Profile::Mhtml,
-        }
-    }
-}
-
-/// `--resolver`: the resolution algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ResolverArg {
-    /// RFC 1808 §4, exactly as written (the default).
-    Rfc1808,
-    /// RFC 3986 §5.2, strict, with remove_dot_segments.
-    Rfc3986,
-    /// The WHATWG URL Standard, as browsers and mail clients resolve links.
-    Whatwg,
-}
-
-impl From<ResolverArg> for Resolver {
-    fn from(arg: ResolverArg) -> Self {
-        match arg {
-            ResolverArg::Rfc1808 => Resolver::Rfc1808,
-            ResolverArg::Rfc3986 => Resolver::Rfc3986,
-            ResolverArg::Whatwg => Resolver::Whatwg,
-        }
-    }
+/// `--resolver`: the library's [`Resolver`] names, read by its `FromStr`, with a line of help
+/// for each.
+fn resolver_parser() -> impl TypedValueParser<Value = Resolver> {
+    let values = Resolver::ALL.map(|resolver| {
+        PossibleValue::new(resolver.as_str()).help(match resolver {
+            Resolver::Rfc3986 => "RFC 3986 §5.2, strict, with remove_dot_segments",
+            Resolver::Whatwg => {
+                "The WHATWG URL Standard, as browsers and mail clients resolve links"
+            }
+            _ => "RFC 1808 §4, exactly as written (the default)",
+        })
+    });
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Resolver>())
 }
 
 /// The inputs of `inspect` and `urls`, and the options every command shares.
@@ -348,12 +337,12 @@ pub(crate) struct ResolutionArgs {
     pub retrieval_url: Option<String>,
 
     /// The resolution algorithm.
-    #[arg(long, value_enum, default_value_t = ResolverArg::Rfc1808, help_heading = "Resolution")]
-    pub resolver: ResolverArg,
+    #[arg(long, value_parser = resolver_parser(), default_value_t = Resolver::default(), help_heading = "Resolution")]
+    pub resolver: Resolver,
 
     /// Which rules of base precedence apply.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Default, help_heading = "Resolution")]
-    pub profile: ProfileArg,
+    #[arg(long, value_parser = profile_parser(), default_value_t = Profile::default(), help_heading = "Resolution")]
+    pub profile: Profile,
 
     /// How many URLs of one message are recorded (header and HTML URLs together, in document
     /// order). Past it the rest are left out with a `url_limit` diagnostic naming the parts
@@ -377,7 +366,7 @@ impl ResolutionArgs {
                 "--retrieval-url {url:?} is not an absolute URL (it has no scheme)"
             ));
         }
-        let resolver = Resolver::from(self.resolver);
+        let resolver = self.resolver;
         match resolver.resolve(url, "") {
             Ok(_) => Ok(()),
             Err(error) => Err(format!(
@@ -390,8 +379,8 @@ impl ResolutionArgs {
     /// The library's options for these arguments.
     pub fn options(&self) -> Options {
         let options = Options::new()
-            .with_resolver(self.resolver.into())
-            .with_profile(self.profile.into())
+            .with_resolver(self.resolver)
+            .with_profile(self.profile)
             .with_max_urls(self.max_urls);
         match &self.retrieval_url {
             Some(url) => options.with_retrieval_url(url.clone()),

@@ -144,7 +144,7 @@ pub(crate) fn messages(file: &Path, limit: u64) -> Box<dyn Iterator<Item = Messa
 /// `mimebase resolve`: one line per reference, an empty line (and exit 1) for a failure.
 /// Without references on the command line, they are read from standard input, one per line.
 fn run_resolve(args: &ResolveArgs) -> ExitCode {
-    let resolver = mimebase::Resolver::from(args.resolver);
+    let resolver = args.resolver;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut failed = false;
