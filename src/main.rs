@@ -14,8 +14,8 @@
 mod cli;
 
 /// mimalloc for the binary (the `mimalloc` feature, on by default): a scan allocates and frees
-/// on every thread for every message, where glibc's allocator costs 15-20% of the run. It is
-/// built without transparent huge pages (see `Cargo.toml`).
+/// on every thread for every message, and glibc's allocator made a sizeable share of the run
+/// (`docs/PERFORMANCE.md`). It is built without transparent huge pages (see `Cargo.toml`).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
