@@ -1,5 +1,18 @@
-//! The one-call entry point: raw message bytes and [`Options`] in, [`Report`] out; and
-//! [`analyze_streaming`], which hands each URL record to the caller as it is made.
+//! The entry point: raw message bytes and [`Options`] in, [`Report`] out.
+//!
+//! One driver, `analyze_in_detail`, runs the stages in order (split the entities, work out
+//! every header-level base, then each entity's header URLs and HTML URLs, linking each URL to
+//! the entity it names) and hands each URL record to a callback as it is made. The public
+//! functions are the three ways callers want its result: [`analyze`] collects everything,
+//! [`analyze_streaming`] lets the caller take each URL and drop it (memory then follows the
+//! message, not its URLs), and [`analyze_with_html_text`] also keeps the decoded HTML that the
+//! URL ranges index. `rewrite` and `extract` call the driver with a `Keep` that says which
+//! HTML parts to keep with their text and URL positions, since they splice into them.
+//!
+//! Why not one public entry point over a sink trait (as ripgrep's `Sink`): the callers need
+//! three things, each of which the functions above give in one call; a trait would make the
+//! common case (`analyze`) take a sink type, and would make the kept HTML parts, whose shape is
+//! internal to rewriting, part of the API.
 
 use std::borrow::Cow;
 use std::sync::Arc;
