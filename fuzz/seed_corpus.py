@@ -70,8 +70,8 @@ for path in sorted(list(messages.rglob("*")) + list((fuzz_dir.parent / "samples"
         count += 1
 print(f"{count} message seeds in {analyze_dir}")
 
-# The focused targets: small seeds, cut to the -max_len each runs with (README "Fuzzing"),
-# from samples/, tests/data/ and the smallest messages of the corpus.
+# The focused targets: small seeds, cut to the -max_len each runs with (CONTRIBUTING.md,
+# "Fuzzing"), from samples/, tests/data/ and the smallest messages of the corpus.
 import email
 import re
 

@@ -101,6 +101,11 @@ pub mod vocab;
 #[cfg(test)]
 mod testing;
 
+/// Every ```` ```rust ```` block of the README, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};

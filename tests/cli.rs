@@ -358,18 +358,18 @@ fn scan_exit_codes() {
     assert_eq!(stdout(&output).lines().count(), 2);
 }
 
-/// The README's Hadoop Streaming wrapper, run as written (with the binary's path): a path
-/// that cannot be read is an error line in the output and the task succeeds; a mistyped
-/// option fails the task.
+/// The Hadoop Streaming wrapper of docs/GUIDE.md ("Scale-out"), run as written (with the
+/// binary's path): a path that cannot be read is an error line in the output and the task
+/// succeeds; a mistyped option fails the task.
 #[test]
 fn readme_hadoop_wrapper_maps_only_exit_1_to_success() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/GUIDE.md")).unwrap();
     let wrapper = readme
         .split("#!/bin/sh\n")
         .nth(1)
         .and_then(|rest| rest.split("\nSH\n").next())
-        .expect("the README's wrapper script");
+        .expect("the guide's wrapper script");
     assert!(wrapper.contains("./mimebase scan"), "{wrapper}");
     let script = wrapper.replace("./mimebase", env!("CARGO_BIN_EXE_mimebase"));
     let run = |script: &str, stdin: &[u8]| cli_support::run("sh", &["-c", script], stdin);

@@ -319,8 +319,8 @@ fn directories_are_walked_in_byte_order_and_output_keeps_input_order_in_parallel
     assert!(one.lines.len() >= 70);
 }
 
-/// The scale-out contract (README, "Scale-out"): paths in on stdin, exactly one whole NDJSON
-/// line per message out, error lines for paths that cannot be read, in the order given.
+/// The scale-out contract (docs/GUIDE.md, "Scale-out"): paths in on stdin, exactly one whole
+/// NDJSON line per message out, error lines for paths that cannot be read, in the order given.
 #[test]
 fn paths_from_stdin_is_a_pipe_stage() {
     let dir = workdir("pipe");

@@ -2,14 +2,14 @@
 //!
 //! Base64 is mail-parser's decoder (`base64_decode`), which already decodes whole groups at a
 //! time. Quoted-printable (RFC 2045 §6.7) is ours, and here is why: mail-parser's
-//! `quoted_printable_decode` looks at every byte on its own and was 7.6% of a one-job scan in a
-//! profile; the `quoted_printable` crate's decoder (0.5, measured on the corpus's
-//! quoted-printable bodies, see the README's performance section) is slower still (it collects
-//! the body into a `String` one character at a time), drops every 8-bit byte, writes CR LF for
-//! every line break whatever the body had and keeps malformed escapes that mail-parser refuses,
-//! so the decoded text, and with it every byte range we report, would change. [`quoted_printable`] gives exactly
-//! mail-parser's result (a test compares the two on generated input), but copies each run of
-//! plain bytes at once, found with `memchr`.
+//! `quoted_printable_decode` looks at every byte on its own, which stood out in a scan's
+//! profile, and the `quoted_printable` crate's decoder (0.5) is slower still, since it collects
+//! the body into a `String` one character at a time (`docs/PERFORMANCE.md` has the figures).
+//! That crate also drops every 8-bit byte, writes CR LF for every line break whatever the body
+//! had and keeps malformed escapes that mail-parser refuses, so the decoded text, and with it
+//! every byte range we report, would change. [`quoted_printable`] gives exactly mail-parser's
+//! result (a test compares the two on generated input), but copies each run of plain bytes at
+//! once, found with `memchr`.
 
 use memchr::memchr3;
 
