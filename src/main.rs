@@ -14,8 +14,9 @@
 mod cli;
 
 /// mimalloc for the binary (the `mimalloc` feature, on by default): a scan allocates and frees
-/// on every thread for every message, and glibc's allocator made a sizeable share of the run
-/// (`docs/PERFORMANCE.md`). It is built without transparent huge pages (see `Cargo.toml`).
+/// on every thread for every message, and mimalloc's per-thread heaps keep the threads from
+/// contending for one allocator's locks. It is built without transparent huge pages (see
+/// `Cargo.toml`).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
