@@ -1,3 +1,7 @@
+//! Splitting an mbox into its messages: [`Mbox`] streams any reader a line at a time through
+//! [`Chunks`], and [`MboxInMemory`] splits a file already read whole, at the same boundaries
+//! (a unit test checks that the two agree).
+
 use std::io::{self, Read};
 use std::ops::Range;
 

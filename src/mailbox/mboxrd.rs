@@ -1,3 +1,6 @@
+//! The mboxrd quoting of `From ` lines (RFC 4155 Appendix A): undone when a message is read
+//! out of an mbox, redone when it is written back to one.
+
 use std::io;
 
 /// Undoes mboxrd quoting in a message that starts with its `From ` line, as every message

@@ -1,3 +1,7 @@
+//! Reading what the walk found: a file or a stream becomes one message, read up to the size
+//! limit, or the messages of an mbox; a Maildir message renamed since it was listed is found
+//! again by its unique name.
+
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -169,10 +173,9 @@ fn read_one(name: String, head: Vec<u8>, reader: &mut dyn Read, limit: u64) -> M
 ///
 /// Once the input passes 1 MiB, the buffer is reserved at once for `most` bytes (when the
 /// system grants that much address space): address space, of which the operating system
-/// makes memory only of the pages written. Growing by
-/// doubling instead copies the bytes at each step and leaves the old buffers to the
-/// allocator, which made reading `/dev/zero` up to a 64 MiB limit cost 156 MB of resident
-/// memory.
+/// makes memory only of the pages written. Growing by doubling instead copies the bytes at
+/// each step and leaves the old buffers to the allocator, so that resident memory would be a
+/// multiple of what was read.
 fn read_up_to(reader: &mut dyn Read, bytes: &mut Vec<u8>, most: u64) -> io::Result<()> {
     let most = usize::try_from(most).unwrap_or(usize::MAX);
     let small = most.min(1 << 20);

@@ -1,3 +1,7 @@
+//! Finding the files to read: the roots (the paths given, then those of a list read as the
+//! walk goes), and the depth-first walk below them, with Maildir's rules (`cur/` and `new/`,
+//! never `tmp/`, then Maildir++ folders) and hidden names passed over.
+
 use std::fs::{self, File, FileType};
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
