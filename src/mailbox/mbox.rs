@@ -133,8 +133,8 @@ impl<R: Read> Mbox<R> {
     }
 
     /// With `false`, each message is yielded as stored in the file, its mboxrd quoting kept
-    /// (to be written back to an mbox: `rewrite` undoes it with [`unquote`] and redoes it
-    /// with [`quote`](super::quote)).
+    /// (to be written back to an mbox, as `mimebase rewrite` does: it undoes the quoting with
+    /// [`unquote`], rewrites the message, and redoes the quoting with [`quote`](super::quote)).
     ///
     /// ### Default
     ///

@@ -96,13 +96,40 @@ impl Message {
     /// past the limit.
     fn too_large(source: Source, limit: u64) -> Self {
         let message = match source.length {
-            Some(length) => format!(
-                "the message has {length} bytes, more than the limit of {limit} (--max-message-bytes)"
-            ),
+            Some(length) => {
+                format!("the message has {length} bytes, more than the size limit of {limit} bytes")
+            }
             None => format!(
-                "the message has more than {limit} bytes, the limit (--max-message-bytes); the rest was not read"
+                "the message has more than {limit} bytes, the size limit; the rest was not read"
             ),
         };
         Message::error(source, ScanErrorKind::TooLarge, message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_says_the_size_and_the_limit_in_bytes() {
+        let counted = Message::too_large(Source::file("big.eml", 3000), 2048);
+        let Input::Error(ScanErrorKind::TooLarge, why) = counted.input else {
+            unreachable!("{counted:?}")
+        };
+        assert_eq!(
+            why,
+            "the message has 3000 bytes, more than the size limit of 2048 bytes"
+        );
+        let mut source = Source::file("-", 0);
+        source.length = None;
+        let streamed = Message::too_large(source, 2048);
+        let Input::Error(ScanErrorKind::TooLarge, why) = streamed.input else {
+            unreachable!("{streamed:?}")
+        };
+        assert_eq!(
+            why,
+            "the message has more than 2048 bytes, the size limit; the rest was not read"
+        );
     }
 }

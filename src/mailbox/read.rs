@@ -187,8 +187,8 @@ fn read_up_to(reader: &mut dyn Read, bytes: &mut Vec<u8>, most: u64) -> io::Resu
         return Ok(());
     }
     let rest = most - bytes.len();
-    // A limit larger than the address space the system grants (`--max-message-bytes 1000G`)
-    // cannot be reserved: the buffer then grows as the input comes, by doubling.
+    // A limit larger than the address space the system grants (1000 GiB, say) cannot be
+    // reserved: the buffer then grows as the input comes, by doubling.
     let _ = bytes.try_reserve_exact(rest);
     reader.take(rest as u64).read_to_end(bytes)?;
     Ok(())
@@ -230,7 +230,7 @@ fn read_error(name: String, error: &io::Error) -> Message {
 }
 
 /// Every message of every file the walker finds, in order: each [`Found`] [`open`]ed, an mbox
-/// file's messages one after another. This is what `scan --jobs 1` analyzes.
+/// file's messages one after another, as `mimebase scan --jobs 1` analyzes them.
 pub struct Messages {
     walker: Walker,
     limit: u64,

@@ -6,9 +6,9 @@ use std::fs::{self, File, FileType};
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
-/// The paths to read: those given, then those read from a list of paths (`scan
-/// --paths-from`). Yields `Err(Found::Error)` for a list that cannot be opened or read (or
-/// holds a "path" of more than 64 KiB: not a list of paths), and then ends.
+/// The paths to read: those given, then those read from a list of paths (as `mimebase scan
+/// --paths-from` names one). Yields `Err(Found::Error)` for a list that cannot be opened or
+/// read (or holds a "path" of more than 64 KiB: not a list of paths), and then ends.
 pub struct Roots {
     arguments: std::vec::IntoIter<PathBuf>,
     list: Option<PathList>,
@@ -42,10 +42,10 @@ impl Iterator for Roots {
     }
 }
 
-/// The longest path a `--paths-from` list may hold; a longer "path" is a broken list.
+/// The longest path a list of paths may hold; a longer "path" is a broken list.
 const MAX_LISTED_PATH: usize = 64 << 10;
 
-/// A `--paths-from` list, read one path at a time.
+/// A list of paths, read one path at a time.
 struct PathList {
     name: PathBuf,
     reader: Result<Box<dyn BufRead + Send>, Option<io::Error>>,
