@@ -181,13 +181,15 @@ fn a_message_over_the_limit_is_too_large_and_the_next_input_is_read() {
         assert_eq!(records[0]["kind"], "too_large");
         assert_eq!(records[0]["path"], big);
         assert_eq!(records[0]["length"], 3000);
+        // The library's sentence, with the option that sets the limit named by the CLI.
+        let why = "the message has 3000 bytes, more than the size limit of 2048 bytes \
+                   (--max-message-bytes)";
+        assert_eq!(records[0]["message"], why);
         assert!(records[1..].iter().all(|r| r["path"] == small));
         assert!(records.len() > 1, "{command}: the next input is read");
         let errors = stderr(&output);
         assert!(
-            errors.contains(&format!(
-                "mimebase: {big}: the message has 3000 bytes, more than the limit of 2048"
-            )),
+            errors.contains(&format!("mimebase: {big}: {why}\n")),
             "{errors}"
         );
     }
@@ -195,7 +197,10 @@ fn a_message_over_the_limit_is_too_large_and_the_next_input_is_read() {
     let output = mimebase(&["urls", "--max-message-bytes", "2K"], &message_of(3000));
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "");
-    assert!(stderr(&output).contains("more than 2048 bytes"));
+    assert!(stderr(&output).contains(
+        "the message has more than 2048 bytes, the size limit; the rest was not read \
+         (--max-message-bytes)\n"
+    ));
     let output = mimebase(&["urls", "--max-message-bytes", "2K"], &message_of(2048));
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).contains("http://big.example/x.html\tx.html"));

@@ -207,6 +207,14 @@ fn maildir_and_mbox_one_line_per_message_with_offsets_and_errors() {
         ]
     );
     assert_eq!(starts[3] + LAST.len(), mbox.len());
+    // The library's sentence, with the option that sets the limit named by the CLI.
+    let why = format!(
+        "the message has {} bytes, more than the size limit of 2000 bytes (--max-message-bytes)",
+        oversized.len()
+    );
+    assert_eq!(run.lines.last().unwrap()["message"], why);
+    let stderr_line = format!("mimebase: big.eml: {why}\n");
+    assert!(run.stderr.contains(&stderr_line), "{}", run.stderr);
 
     let maildir_html = &run.lines[0];
     assert_eq!(maildir_html["message_id"], "<m1@example.com>");

@@ -33,7 +33,7 @@ use mimebase::{DiagnosticKind, Extracted};
 use mimebase::mailbox::{Input, Message};
 
 use super::args::ExtractArgs;
-use super::output::{escape, place};
+use super::output::{escape, failure_message, place};
 use super::{EXIT_INPUT_FAILED, messages, write_failed};
 
 /// Runs `mimebase extract`.
@@ -57,7 +57,8 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         };
         let raw = match input {
             Input::Bytes(raw) => raw,
-            Input::Error(_, message) => {
+            Input::Error(kind, message) => {
+                let message = failure_message(kind, &message);
                 eprintln!("mimebase: {label}: {}", escape(&message));
                 failed = true;
                 continue;

@@ -107,6 +107,7 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
             let written = match input {
                 Input::Bytes(raw) => printer.message(&mut out, &source.path, offset, raw, &options),
                 Input::Error(kind, message) => {
+                    let message = output::failure_message(kind, &message);
                     eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
                     failed = true;
                     printer.error(&mut out, &source, kind, &message)

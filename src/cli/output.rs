@@ -208,6 +208,18 @@ impl Printer {
     }
 }
 
+/// The library's sentence for a failure of `kind`, as the command line says it on stderr and
+/// in `error` records: a message over the size limit names the option that sets the limit,
+/// which the library's own sentence does not, since its users (the Python module among them)
+/// set the limit otherwise.
+pub(crate) fn failure_message(kind: ScanErrorKind, message: &str) -> Cow<'_, str> {
+    if kind == ScanErrorKind::TooLarge {
+        Cow::Owned(format!("{message} (--max-message-bytes)"))
+    } else {
+        Cow::Borrowed(message)
+    }
+}
+
 /// The offset that names a message in `inspect` and `urls` output: that of a message of an
 /// mbox file after the first; `None` for a message at the start of its file (a file that is
 /// one message, the first message of an mbox), which the input's name alone names. So the

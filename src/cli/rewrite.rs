@@ -34,7 +34,7 @@ use mimebase::scan::{ScanErrorKind, Source};
 use mimebase::{DiagnosticKind, Options, Report};
 
 use super::args::RewriteArgs;
-use super::output::{escape, place};
+use super::output::{escape, failure_message, place};
 use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed};
 
 /// Runs `mimebase rewrite`.
@@ -106,7 +106,9 @@ fn rewrite_one(args: &RewriteArgs, message: Message, options: &Options) -> ExitC
     let Message { source, input } = message;
     let raw = match input {
         Input::Bytes(raw) => raw,
-        Input::Error(_, message) => return input_failed(&source, &message),
+        Input::Error(kind, message) => {
+            return input_failed(&source, &failure_message(kind, &message));
+        }
     };
     let rewritten = mimebase::rewrite(&raw, options);
     report_skipped(&source, &rewritten.report);
@@ -312,6 +314,7 @@ fn write_mbox<R: Read>(
                 written.changed |= write_message(&source, stored, options, out)?;
             }
             Input::Error(ScanErrorKind::TooLarge, message) => {
+                let message = failure_message(ScanErrorKind::TooLarge, &message);
                 let Some(file) = input_file else {
                     return Err(Failure::Input(
                         source,

@@ -168,7 +168,11 @@ fn process(job: Message, options: &Options, mut line: Vec<u8>) -> Done {
                 ),
             }
         }
-        Input::Error(kind, message) => failure(&source, kind, &message),
+        Input::Error(kind, message) => failure(
+            &source,
+            kind,
+            &super::output::failure_message(kind, &message),
+        ),
     }
 }
 

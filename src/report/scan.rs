@@ -23,9 +23,9 @@ pub enum Format {
 /// [`ScanLine`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
-    /// The file's path: as given on the command line or in `--paths-from`, or that of a
-    /// directory joined with the names found below it; `-` for standard input. Bytes that are
-    /// not UTF-8 are written as U+FFFD.
+    /// The file's path: as given (to [`Roots`](crate::mailbox::Roots), as `mimebase scan`
+    /// gives those of its command line), or that of a directory joined with the names found
+    /// below it; `-` for standard input. Bytes that are not UTF-8 are written as U+FFFD.
     pub path: String,
     /// How the message was stored; `None` when the path could not be read far enough to tell.
     pub format: Option<Format>,
@@ -77,12 +77,13 @@ pub enum ScanErrorKind {
     /// `read`: the path could not be opened, listed or read (missing, permissions, an I/O
     /// error in the middle of an mbox file).
     Read,
-    /// `too_large`: the message is larger than the size limit (`--max-message-bytes`); it was
-    /// not held in memory. `length` gives its size in bytes when it was known or counted (a
-    /// regular file, whose size is known before it is read; a message of an mbox file, whose
-    /// bytes are counted up to the next message), and is `null` for one message read from
-    /// a stream (standard input, a FIFO, a device), which is not read past the limit since it
-    /// may never end (`/dev/zero`).
+    /// `too_large`: the message is larger than the size limit (the `limit` of the
+    /// [`mailbox`](crate::mailbox) readers, which `mimebase` sets with `--max-message-bytes`);
+    /// it was not held in memory. `length` gives its size in bytes when it was known or
+    /// counted (a regular file, whose size is known before it is read; a message of an mbox
+    /// file, whose bytes are counted up to the next message), and is `null` for one message
+    /// read from a stream (standard input, a FIFO, a device), which is not read past the limit
+    /// since it may never end (`/dev/zero`).
     TooLarge,
     /// `internal`: analyzing the message failed inside mimebase (a bug: please report it with
     /// the message).

@@ -1,0 +1,496 @@
+//! Splitting an mbox into its messages: [`Mbox`] streams any reader a line at a time through
+//! [`Chunks`], and [`MboxInMemory`] splits a file already read whole, at the same boundaries
+//! (a unit test checks that the two agree).
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use crate::scan::{ScanErrorKind, Source};
+
+use super::{Input, Message, unquote};
+
+/// The messages of an mbox file held in memory, split by [`split_mbox`].
+pub(super) struct MboxInMemory {
+    name: String,
+    bytes: Vec<u8>,
+    /// The messages not yet yielded, last first, each with whether `>From ` occurs in it
+    /// (then it may have lines to [`unquote`]).
+    ranges: Vec<(Range<usize>, bool)>,
+}
+
+impl MboxInMemory {
+    pub(super) fn new(name: String, bytes: Vec<u8>) -> Self {
+        let mut ranges = split_mbox(&bytes);
+        ranges.reverse();
+        MboxInMemory {
+            name,
+            bytes,
+            ranges,
+        }
+    }
+}
+
+impl Iterator for MboxInMemory {
+    type Item = Message;
+
+    fn next(&mut self) -> Option<Message> {
+        let (range, quoted) = self.ranges.pop()?;
+        let source = Source::mbox(self.name.clone(), range.start as u64, range.len() as u64);
+        let mut message = if self.ranges.is_empty() && range.start == 0 {
+            // The only message: the file's own buffer, no copy.
+            let mut bytes = std::mem::take(&mut self.bytes);
+            bytes.truncate(range.end);
+            bytes
+        } else {
+            self.bytes.get(range).unwrap_or_default().to_vec()
+        };
+        if quoted {
+            unquote(&mut message);
+        }
+        Some(Message {
+            source,
+            input: Input::Bytes(message),
+        })
+    }
+}
+
+/// The byte ranges of the messages of an mbox file (that starts with `From `): each from its
+/// `From ` line to the empty line before the next one, or to the end of the file less one
+/// final empty line. The same boundaries as [`Mbox`] finds as it streams. With each range,
+/// whether `>From ` occurs in it: one search for `From ` finds both.
+fn split_mbox(bytes: &[u8]) -> Vec<(Range<usize>, bool)> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for from in memchr::memmem::find_iter(bytes, b"From ") {
+        let Some(at) = from.checked_sub(1) else {
+            continue;
+        };
+        match bytes.get(at) {
+            Some(b'>') => quoted = true,
+            // `\nFrom ` at `at`: a `From ` line at `at + 1`, a separator if the line ending
+            // at `at` is empty.
+            Some(b'\n') => {
+                let before = bytes.get(..at).unwrap_or_default();
+                let end = if before.ends_with(b"\n") {
+                    at
+                } else if before.ends_with(b"\n\r") {
+                    at - 1
+                } else {
+                    continue;
+                };
+                if end > start {
+                    ranges.push((start..end, quoted));
+                    start = at + 1;
+                    quoted = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    let rest = bytes.get(start..).unwrap_or_default();
+    let trailing_empty_line = if rest.ends_with(b"\n\r\n") {
+        2
+    } else if rest.ends_with(b"\n\n") {
+        1
+    } else {
+        0
+    };
+    ranges.push((start..bytes.len() - trailing_empty_line, quoted));
+    ranges
+}
+
+/// The messages of an mbox file, read a line at a time from any reader (a file, a pipe,
+/// standard input), each with its offset and length in the stream: the boundaries and the
+/// mboxrd unquoting are those the [`scan`](crate::scan) module documents. At most one
+/// message, and none over the limit, is held in memory, plus a 64 KiB read buffer.
+///
+/// A read error ends the iteration with one [`ScanErrorKind::Read`] message at the offset
+/// where the message being read started (its `length` unknown).
+pub struct Mbox<R> {
+    name: String,
+    reader: Chunks<R>,
+    limit: u64,
+    /// The file offset of the next unread byte.
+    position: u64,
+    done: bool,
+    unquoting: bool,
+}
+
+impl<R: Read> Mbox<R> {
+    /// The messages of `reader`, positioned at the start of an mbox file (on its first `From `
+    /// line), each [`Source`] with `name` as its path; a message over `limit` bytes is
+    /// counted, not kept, and becomes a [`ScanErrorKind::TooLarge`] message.
+    pub fn new(name: String, reader: R, limit: u64) -> Self {
+        Mbox {
+            name,
+            reader: Chunks::new(reader),
+            limit,
+            position: 0,
+            done: false,
+            unquoting: true,
+        }
+    }
+
+    /// With `false`, each message is yielded as stored in the file, its mboxrd quoting kept
+    /// (to be written back to an mbox, as `mimebase rewrite` does: it undoes the quoting with
+    /// [`unquote`], rewrites the message, and redoes the quoting with [`quote`](super::quote)).
+    ///
+    /// ### Default
+    ///
+    /// `true`: `>From ` lines lose their first `>`, as [`unquote`] does, so that each
+    /// message is ready for [`analyze`](crate::analyze).
+    pub fn with_unquoting(mut self, unquoting: bool) -> Self {
+        self.unquoting = unquoting;
+        self
+    }
+
+    /// The number of bytes of the stream read so far (consumed, not merely buffered). At the
+    /// end of the iteration, the length of the whole stream: the bytes after the last message
+    /// (one final empty line, `\n` or `\r\n`, or none) are those past its `offset + length`.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// The message that starts here, on its `From ` line; `None` at the end of the file.
+    fn read_message(&mut self) -> io::Result<Option<Message>> {
+        let start = self.position;
+        if self.reader.head()?.is_empty() {
+            return Ok(None);
+        }
+        // `None` once the message is over the limit: its bytes are counted, not kept.
+        let mut message = Some(Vec::new());
+        let mut length = 0;
+        self.copy_line(&mut message, &mut length, false)?;
+        // An empty line just read: the separator if a `From ` line follows, else content.
+        let mut empty_line: Option<&'static [u8]> = None;
+        loop {
+            let head = self.reader.head()?;
+            if head.is_empty() || (empty_line.is_some() && head.starts_with(b"From ")) {
+                break;
+            }
+            let this_empty: Option<&'static [u8]> = if head.starts_with(b"\n") {
+                Some(b"\n")
+            } else if head.starts_with(b"\r\n") {
+                Some(b"\r\n")
+            } else {
+                None
+            };
+            if let Some(previous) = empty_line.take() {
+                self.keep(&mut message, &mut length, previous);
+            }
+            match this_empty {
+                Some(line) => {
+                    self.reader.consume(line.len());
+                    self.position += line.len() as u64;
+                    empty_line = Some(line);
+                }
+                None => self.copy_line(&mut message, &mut length, self.unquoting)?,
+            }
+        }
+        let source = Source::mbox(self.name.clone(), start, length);
+        Ok(Some(match message {
+            Some(message) => Message {
+                source,
+                input: Input::Bytes(message),
+            },
+            None => Message::too_large(source, self.limit),
+        }))
+    }
+
+    /// Adds `bytes` to the message, or drops the message once it is over the limit.
+    fn keep(&self, message: &mut Option<Vec<u8>>, length: &mut u64, bytes: &[u8]) {
+        *length += bytes.len() as u64;
+        if *length > self.limit {
+            *message = None;
+        } else if let Some(message) = message {
+            message.extend_from_slice(bytes);
+        }
+    }
+
+    /// Reads one line (up to and including `\n`, or to the end of the file) into the message;
+    /// with `unquote`, a line `>…>From ` loses its first `>` (mboxrd).
+    fn copy_line(
+        &mut self,
+        message: &mut Option<Vec<u8>>,
+        length: &mut u64,
+        unquote: bool,
+    ) -> io::Result<()> {
+        let line_start = message.as_ref().map(Vec::len);
+        loop {
+            let data = self.reader.data();
+            if data.is_empty() {
+                if self.reader.fill()? {
+                    continue;
+                }
+                break;
+            }
+            let (taken, complete) = match memchr::memchr(b'\n', data) {
+                Some(end) => (end + 1, true),
+                None => (data.len(), false),
+            };
+            *length += taken as u64;
+            if *length > self.limit {
+                *message = None;
+            } else if let (Some(message), Some(line)) = (message.as_mut(), data.get(..taken)) {
+                message.extend_from_slice(line);
+            }
+            self.reader.consume(taken);
+            self.position += taken as u64;
+            if complete {
+                break;
+            }
+        }
+        if let (true, Some(message), Some(start)) = (unquote, message.as_mut(), line_start) {
+            let line = message.get(start..).unwrap_or_default();
+            let quotes = line.iter().take_while(|&&b| b == b'>').count();
+            if quotes > 0 && line.get(quotes..).is_some_and(|l| l.starts_with(b"From ")) {
+                message.remove(start);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Iterator for Mbox<R> {
+    type Item = Message;
+
+    fn next(&mut self) -> Option<Message> {
+        if self.done {
+            return None;
+        }
+        let start = self.position;
+        match self.read_message() {
+            Ok(Some(job)) => Some(job),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(error) => {
+                self.done = true;
+                let mut source = Source::mbox(self.name.clone(), start, 0);
+                source.length = None;
+                Some(Message::error(
+                    source,
+                    ScanErrorKind::Read,
+                    error.to_string(),
+                ))
+            }
+        }
+    }
+}
+
+/// A read buffer that, unlike `BufReader`, can be asked for the first bytes of the next line
+/// even when they straddle two reads.
+struct Chunks<R> {
+    inner: R,
+    buffer: Box<[u8]>,
+    start: usize,
+    end: usize,
+    at_end: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(inner: R) -> Self {
+        Chunks {
+            inner,
+            buffer: vec![0; 64 << 10].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            at_end: false,
+        }
+    }
+
+    /// The bytes read and not yet consumed.
+    fn data(&self) -> &[u8] {
+        self.buffer.get(self.start..self.end).unwrap_or_default()
+    }
+
+    fn consume(&mut self, count: usize) {
+        self.start = (self.start + count).min(self.end);
+    }
+
+    /// Reads more input after the unconsumed bytes; false at the end of the input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.at_end {
+            return Ok(false);
+        }
+        if self.start > 0 {
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        loop {
+            let Some(free) = self.buffer.get_mut(self.end..).filter(|f| !f.is_empty()) else {
+                return Ok(true);
+            };
+            match self.inner.read(free) {
+                Ok(0) => {
+                    self.at_end = true;
+                    return Ok(false);
+                }
+                Ok(read) => {
+                    self.end += read;
+                    return Ok(true);
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// The unconsumed bytes, at least five of them unless a line ends sooner or the input
+    /// does; empty at the end of the input.
+    fn head(&mut self) -> io::Result<&[u8]> {
+        while self.data().len() < 5 && !self.data().contains(&b'\n') && self.fill()? {}
+        Ok(self.data())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+    use super::*;
+
+    /// (offset, length, analyzed bytes or the error kind) of each message of `mbox`, read
+    /// through a reader that returns `chunk` bytes at a time.
+    fn split(
+        mbox: &[u8],
+        limit: u64,
+        chunk: usize,
+    ) -> Vec<(u64, u64, Result<Vec<u8>, ScanErrorKind>)> {
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(self.1).min(out.len());
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        Mbox::new("m".to_owned(), Trickle(mbox, chunk), limit)
+            .map(|job| {
+                let input = match job.input {
+                    Input::Bytes(bytes) => Ok(bytes),
+                    Input::Error(kind, _) => Err(kind),
+                };
+                (
+                    job.source.offset.unwrap(),
+                    job.source.length.unwrap(),
+                    input,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_after_empty_lines_and_unquotes() {
+        let first =
+            b"From a\nSubject: 1\n\nbody\n>From quoted\n>>From twice\nFrom not after blank\n";
+        let second = b"From b\r\nSubject: 2\r\n\r\n\r\n";
+        let third = b"From c\nSubject: 3\n\nno newline";
+        let mbox = [&first[..], b"\n", second, b"\r\n", third].concat();
+        for chunk in [1, 2, 3, 5, 7, 4096] {
+            let messages = split(&mbox, 1 << 20, chunk);
+            assert_eq!(messages.len(), 3, "chunk {chunk}");
+            assert_eq!((messages[0].0, messages[0].1), (0, first.len() as u64));
+            assert_eq!(
+                messages[0].2.as_deref().unwrap(),
+                b"From a\nSubject: 1\n\nbody\nFrom quoted\n>From twice\nFrom not after blank\n"
+            );
+            // Of the three empty lines after `Subject: 2`, the last is the separator.
+            let offset = first.len() as u64 + 1;
+            assert_eq!(
+                messages[1],
+                (offset, second.len() as u64, Ok(second.to_vec()))
+            );
+            let offset = offset + second.len() as u64 + 2;
+            assert_eq!(
+                messages[2],
+                (offset, third.len() as u64, Ok(third.to_vec()))
+            );
+            assert_eq!(offset + third.len() as u64, mbox.len() as u64);
+        }
+    }
+
+    /// What [`MboxInMemory`] yields, in the shape of [`split`].
+    fn split_in_memory(mbox: &[u8]) -> Vec<(u64, u64, Result<Vec<u8>, ScanErrorKind>)> {
+        MboxInMemory::new("m".to_owned(), mbox.to_vec())
+            .map(|job| {
+                let Input::Bytes(bytes) = job.input else {
+                    panic!("no error in memory")
+                };
+                (
+                    job.source.offset.unwrap(),
+                    job.source.length.unwrap(),
+                    Ok(bytes),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn in_memory_and_streaming_split_alike() {
+        let lines: [&[u8]; 9] = [
+            b"From x\n",
+            b"\n",
+            b"\r\n",
+            b">From q\n",
+            b">>From q\n",
+            b"text\n",
+            b"text\r\n",
+            b"From y",
+            b">",
+        ];
+        // Every mbox of up to four of these pieces after a `From ` line.
+        let mut count = 0;
+        let mut stack = vec![(b"From a\n".to_vec(), 0)];
+        while let Some((mbox, pieces)) = stack.pop() {
+            let streamed = split(&mbox, 1 << 20, 3);
+            assert_eq!(
+                split_in_memory(&mbox),
+                streamed,
+                "{:?}",
+                String::from_utf8_lossy(&mbox)
+            );
+            let total: u64 = streamed.iter().map(|m| m.1).sum();
+            assert!(total <= mbox.len() as u64);
+            count += 1;
+            if pieces < 4 {
+                for line in lines {
+                    stack.push(([&mbox[..], line].concat(), pieces + 1));
+                }
+            }
+        }
+        assert_eq!(count, 1 + 9 + 81 + 729 + 6561);
+    }
+
+    #[test]
+    fn stored_messages_keep_their_quoting_and_position_ends_at_the_end() {
+        let mbox = b"From a\n>From q\n\nFrom b\r\nx\r\n\r\n";
+        let mut stream = Mbox::new("m".to_owned(), &mbox[..], 1 << 20).with_unquoting(false);
+        let first = stream.next().unwrap();
+        assert_eq!(first.input, Input::Bytes(b"From a\n>From q\n".to_vec()));
+        let second = stream.next().unwrap();
+        assert_eq!(second.input, Input::Bytes(b"From b\r\nx\r\n".to_vec()));
+        assert!(stream.next().is_none());
+        assert_eq!(stream.position(), mbox.len() as u64);
+        assert_eq!(second.source.offset, Some(16));
+    }
+
+    #[test]
+    fn final_empty_line_is_left_out() {
+        let messages = split(b"From a\n\nx\n\n", 1 << 20, 3);
+        assert_eq!(messages.len(), 1);
+        assert_eq!((messages[0].0, messages[0].1), (0, 10));
+    }
+
+    #[test]
+    fn message_over_the_limit_is_an_error_and_the_next_one_is_read() {
+        let messages = split(b"From a\n\n0123456789\n\nFrom b\n\nok\n", 12, 4);
+        assert_eq!(messages.len(), 2);
+        assert_eq!(messages[0], (0, 19, Err(ScanErrorKind::TooLarge)));
+        assert_eq!(messages[1], (20, 11, Ok(b"From b\n\nok\n".to_vec())));
+    }
+}
