@@ -5,7 +5,7 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use crate::scan::{ScanErrorKind, Source};
+use crate::report::{ScanErrorKind, Source};
 
 use super::{Input, Message, unquote};
 

@@ -62,7 +62,7 @@ pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{Messages, Opened, Stream, open, open_stream};
 pub use walk::{Found, Roots, Walker};
 
-use crate::scan::{ScanErrorKind, Source};
+use crate::report::{ScanErrorKind, Source};
 
 /// One message to analyze, or the failure that stands in its place.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::scan::{ScanErrorKind, Source};
+use crate::report::{ScanErrorKind, Source};
 
 use super::mbox::MboxInMemory;
 use super::{Found, Input, Mbox, Message, Walker};
