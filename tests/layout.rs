@@ -205,7 +205,8 @@ fn the_module_graph_has_no_circle() {
 #[test]
 fn the_model_imports_only_the_vocabulary() {
     let graph = module_graph();
-    let allowed: [(&str, &[&str]); 3] = [("vocab", &[]), ("url", &["vocab"]), ("report", &["vocab"])];
+    let allowed: [(&str, &[&str]); 3] =
+        [("vocab", &[]), ("url", &["vocab"]), ("report", &["vocab"])];
     for (module, may_import) in allowed {
         let imports = &graph[module];
         let extra: Vec<_> = imports
@@ -223,7 +224,10 @@ fn no_source_file_is_over_900_lines() {
         .into_iter()
         .map(|file| {
             let lines = fs::read_to_string(&file).unwrap().lines().count();
-            (file.strip_prefix(&src).unwrap().display().to_string(), lines)
+            (
+                file.strip_prefix(&src).unwrap().display().to_string(),
+                lines,
+            )
         })
         .filter(|&(_, lines)| lines > MAX_LINES)
         .collect();
