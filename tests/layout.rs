@@ -45,8 +45,8 @@ fn code_only(code: &str) -> String {
             i += rest.find('\n').unwrap_or(rest.len());
         } else if rest.starts_with("/*") {
             i += rest.find("*/").map_or(rest.len(), |end| end + 2);
-        } else if rest.starts_with("r#\"") {
-            i += 3 + rest[3..].find("\"#").map_or(rest.len() - 3, |end| end + 2);
+        } else if let Some(raw) = rest.strip_prefix("r#\"") {
+            i += 3 + raw.find("\"#").map_or(raw.len(), |end| end + 2);
             out.push_str("\"\"");
         } else if rest.starts_with('"') {
             let mut j = 1;
@@ -59,8 +59,8 @@ fn code_only(code: &str) -> String {
             // A character literal ('x', '\n', b'"') or a lifetime ('a): only a literal closes.
             let start = usize::from(rest.starts_with('b')) + 1;
             let body = &rest[start..];
-            let length = if body.starts_with('\\') {
-                body[1..].find('\'').map(|end| end + 2)
+            let length = if let Some(escaped) = body.strip_prefix('\\') {
+                escaped.find('\'').map(|end| end + 2)
             } else {
                 body.char_indices()
                     .nth(1)
