@@ -81,6 +81,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 
+mod engine;
+
+pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
+
 /// How a message was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
