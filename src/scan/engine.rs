@@ -405,14 +405,22 @@ struct Parallel<T> {
 /// either `input` or `output`.
 struct Shared<T> {
     input: Mutex<Taking>,
-    /// Signalled, under `input`, when an mbox file is opened, when an opening ends, when the
-    /// caller moves on to another item while `sleepers` wait, and when the workers stop.
+    /// Signalled, under `input`, when an mbox file is opened, when the last opening ends
+    /// with no input left to find, when the caller has moved `wake_at` items on while
+    /// `sleepers` wait, and when the workers stop.
     changed: Condvar,
     /// Workers waiting on `changed`.
     sleepers: AtomicUsize,
     /// The key of the next item to return (`output.next`), readable without `output`.
     next_input: AtomicU64,
     next_place: AtomicU64,
+    /// How many keys the caller has passed (items returned, and the ends of mbox files).
+    passed: AtomicU64,
+    /// The value of `passed` at which sleeping workers are woken (`u64::MAX`: none). A worker
+    /// that finds nothing within reach asks to be woken half a window later rather than at
+    /// the next item: then it finds tasks for a while, instead of one for each item returned,
+    /// each after a wake-up.
+    wake_at: AtomicU64,
     output: Mutex<Ordered<T>>,
     /// Signalled, under `output`, when an item is filed, an mbox file opened, or a worker
     /// failed, while the caller's thread waits.
@@ -508,6 +516,8 @@ impl<T: Send + 'static> Parallel<T> {
             sleepers: AtomicUsize::new(0),
             next_input: AtomicU64::new(0),
             next_place: AtomicU64::new(0),
+            passed: AtomicU64::new(0),
+            wake_at: AtomicU64::new(u64::MAX),
             output: Mutex::new(Ordered {
                 next: (0, 0),
                 waiting: BTreeMap::new(),
@@ -664,6 +674,7 @@ impl<T: Send + 'static> Shared<T> {
             if self.stop.load(Ordering::SeqCst) {
                 return Take::Done;
             }
+            let passed = self.passed.load(Ordering::SeqCst);
             let next = (
                 self.next_input.load(Ordering::SeqCst),
                 self.next_place.load(Ordering::SeqCst),
@@ -704,18 +715,29 @@ impl<T: Send + 'static> Shared<T> {
                 }
                 if input.opening == 0 {
                     self.drained.store(true, Ordering::SeqCst);
+                    if self.sleepers.load(Ordering::SeqCst) > 0 {
+                        // They end too.
+                        self.changed.notify_all();
+                    }
                     return Take::Done;
                 }
             }
             if !wait {
                 return Take::Nothing;
             }
-            // Wait for an mbox file, the end of an opening, or the caller moving on.
+            // Wait for an mbox file, the end of the last opening, or the caller moving on by
+            // half a window. Counting itself in `sleepers` before looking at `passed` again,
+            // and the caller's thread storing `passed` before looking at `sleepers`, one of
+            // the two sees the other: a move is never missed.
+            let wake_at = passed.saturating_add((self.window / 2).max(1));
+            self.wake_at.fetch_min(wake_at, Ordering::SeqCst);
             self.sleepers.fetch_add(1, Ordering::SeqCst);
-            input = self
-                .changed
-                .wait(input)
-                .unwrap_or_else(PoisonError::into_inner);
+            if self.passed.load(Ordering::SeqCst) == passed {
+                input = self
+                    .changed
+                    .wait(input)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
             self.sleepers.fetch_sub(1, Ordering::SeqCst);
         }
     }
@@ -732,10 +754,13 @@ impl<T: Send + 'static> Shared<T> {
             // This task files nothing: it ends here.
             self.in_progress.fetch_sub(1, Ordering::SeqCst);
         }
-        // A worker sleeps only after counting itself in `sleepers` under this lock, so one
-        // that has not seen this change is counted here. Waking nobody would still cost a
-        // system call (std's `Condvar` does not know whether anyone waits): one per file.
-        let sleeping = self.sleepers.load(Ordering::SeqCst) > 0;
+        // Sleeping workers wait for messages to take, or, once every input is found, for the
+        // last opening to end (then they end); the end of any other opening gives them
+        // nothing. A worker sleeps only after counting itself in `sleepers` under this lock,
+        // so one that has not seen this change is counted here. Waking nobody would still
+        // cost a system call (std's `Condvar` does not know whether anyone waits).
+        let last = input.inputs.is_none() && input.opening == 0;
+        let sleeping = (many || last) && self.sleepers.load(Ordering::SeqCst) > 0;
         drop(input);
         if sleeping {
             self.changed.notify_all();
@@ -772,6 +797,7 @@ impl<T: Send + 'static> Shared<T> {
         }
         let before = output.next;
         let mut popped = Popped::NotYet;
+        let mut passed = 0;
         loop {
             let (number, place) = output.next;
             let Some((slot, last)) = output.waiting.remove(&(number, place)) else {
@@ -782,6 +808,7 @@ impl<T: Send + 'static> Shared<T> {
             } else {
                 (number, place + 1)
             };
+            passed += 1;
             match slot {
                 Slot::Nothing => continue,
                 Slot::Item(item) => popped = Popped::Item(item),
@@ -792,9 +819,14 @@ impl<T: Send + 'static> Shared<T> {
         if output.next != before {
             self.next_input.store(output.next.0, Ordering::SeqCst);
             self.next_place.store(output.next.1, Ordering::SeqCst);
+            let passed = self.passed.fetch_add(passed, Ordering::SeqCst) + passed;
             drop(output);
-            if self.sleepers.load(Ordering::SeqCst) > 0 {
-                // Taking the lock orders this after a sleeper's check of `next_*`.
+            if passed >= self.wake_at.load(Ordering::SeqCst)
+                && self.sleepers.load(Ordering::SeqCst) > 0
+            {
+                // A worker that asks for a later wake-up after this is woken here all the
+                // same: it holds the lock until it waits.
+                self.wake_at.store(u64::MAX, Ordering::SeqCst);
                 drop(lock(&self.input));
                 self.changed.notify_all();
             }
