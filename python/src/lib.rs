@@ -82,6 +82,14 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Url>()?;
     module.add_class::<Diagnostic>()?;
     module.add_class::<scan::Scan>()?;
+    module.add_class::<records::Record>()?;
+    // A record is a read-only mapping: `isinstance(record, Mapping)` holds, as it did of the
+    // dicts `scan` yielded before.
+    module
+        .py()
+        .import("collections.abc")?
+        .getattr("Mapping")?
+        .call_method1("register", (module.getattr("Record")?,))?;
     Ok(())
 }
 
