@@ -81,7 +81,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::report::Report;
 
-mod engine;
+pub mod engine;
 
 pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
 

@@ -42,7 +42,7 @@
 //! A [`Batch`] is configured with the inputs (a [`Walker`](crate::mailbox::Walker), or any
 //! iterator of [`Found`]), the [`Options`], the size limit and the number of jobs;
 //! [`Batch::records`] gives the function that turns each record ([`ScanLine`]: a message's
-//! [`Report`](crate::Report), or the error that stands for an input, with its
+//! [`Report`], or the error that stands for an input, with its
 //! [`Source`](super::Source)) into the caller's item, and returns the iterator, [`Records`].
 //! The function runs where the record is made, so that its work (the command line serializes
 //! JSON there) is shared out too.

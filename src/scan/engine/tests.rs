@@ -27,14 +27,17 @@ fn inputs(dir: &Path) -> Vec<Found> {
     for i in 0..40 {
         let path = dir.join(format!("{i:02}.eml"));
         let html = "<a href=\"x.html\">x</a>\n".repeat(i * 7 % 30);
-        let message = format!("Content-Base: http://example.com/{i}/\nContent-Type: text/html\n\n{html}");
+        let message =
+            format!("Content-Base: http://example.com/{i}/\nContent-Type: text/html\n\n{html}");
         std::fs::write(&path, message).unwrap();
         found.push(file(&path));
         if i % 5 == 0 {
             let path = dir.join(format!("{i:02}.mbox"));
             let mut mbox = String::new();
             for m in 0..(if i == 20 { 300 } else { i % 7 }) {
-                mbox.push_str(&format!("From m{m}\nMessage-ID: <{i}.{m}@x>\n\n>From {m}\n\n"));
+                mbox.push_str(&format!(
+                    "From m{m}\nMessage-ID: <{i}.{m}@x>\n\n>From {m}\n\n"
+                ));
             }
             std::fs::write(&path, mbox).unwrap();
             found.push(file(&path));
@@ -102,11 +105,24 @@ fn dangling_links_come_in_their_place() {
         path: dir.path().join(name),
     };
     for jobs in [1, 4] {
-        let found = vec![link("0"), file(&a), link("1"), link("2"), file(&a), link("3")];
+        let found = vec![
+            link("0"),
+            file(&a),
+            link("1"),
+            link("2"),
+            file(&a),
+            link("3"),
+        ];
         let items = collect(batch(found, jobs).records(json));
         let kinds: Vec<&str> = items
             .iter()
-            .map(|item| if item.starts_with("link") { &item[item.len() - 1..] } else { "a" })
+            .map(|item| {
+                if item.starts_with("link") {
+                    &item[item.len() - 1..]
+                } else {
+                    "a"
+                }
+            })
             .collect();
         assert_eq!(kinds, ["0", "a", "1", "2", "a", "3"], "{jobs} jobs");
     }
@@ -137,7 +153,8 @@ fn a_panic_while_analyzing_is_that_message_s_internal_record() {
         assert_eq!(items.len(), 30);
         for (i, item) in items.iter().enumerate() {
             assert!(item.contains(&format!("/{i}.eml\"")), "{item}");
-            let internal = item.contains(r#""type":"error""#) && item.contains(r#""kind":"internal""#);
+            let internal =
+                item.contains(r#""type":"error""#) && item.contains(r#""kind":"internal""#);
             assert_eq!(internal, i % 10 == 3, "{jobs} jobs: {item}");
         }
     }
@@ -226,7 +243,10 @@ fn dropping_early_stops_the_workers_and_waits_for_them() {
 fn jobs_are_bounded_by_the_cores_and_started_as_needed() {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let none = Vec::<Found>::new;
-    assert_eq!(Batch::new(none(), Options::new()).with_jobs(65535).jobs(), cores);
+    assert_eq!(
+        Batch::new(none(), Options::new()).with_jobs(65535).jobs(),
+        cores
+    );
     assert_eq!(Batch::new(none(), Options::new()).with_jobs(0).jobs(), 1);
     assert_eq!(Batch::new(none(), Options::new()).jobs(), cores);
 
