@@ -781,7 +781,10 @@ fn scan_dev_zero_ends_with_too_large() {
 #[test]
 fn jobs_beyond_the_cores_are_not_started() {
     let dir = workdir("jobs-bound");
-    write(&dir.join("a.eml"), b"Content-Type: text/html\n\n<a href=x>\n");
+    write(
+        &dir.join("a.eml"),
+        b"Content-Type: text/html\n\n<a href=x>\n",
+    );
     for i in 0..50 {
         write(&dir.join(format!("tree/{i:02}.eml")), b"Subject: x\n\n");
     }
@@ -791,7 +794,10 @@ fn jobs_beyond_the_cores_are_not_started() {
             let started = std::time::Instant::now();
             let run = scan(&["-q", "--jobs", jobs, input], b"", &dir);
             let took = started.elapsed();
-            assert!(took < std::time::Duration::from_secs(10), "{jobs} jobs: {took:?}");
+            assert!(
+                took < std::time::Duration::from_secs(10),
+                "{jobs} jobs: {took:?}"
+            );
             assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
             assert_eq!(run.lines, one.lines, "{jobs} jobs");
         }
