@@ -60,10 +60,12 @@
 //! analyzes, and an mbox file's messages are shared out among all threads.
 //!
 //! Threads are woken only when there is something for them: a worker sleeps when no task is
-//! within reach, and is woken when an mbox file is opened, when an opening ends, or when the
-//! caller moves on while workers sleep; the caller's thread is woken by a filed item only while
-//! it sleeps. Items the caller is done with can be given back ([`Records::recycle`]) and
-//! reach the function again, so that buffers are reused rather than allocated per message.
+//! within reach, and is woken when an mbox file is opened, when the last opening ends with no
+//! input left to find (then it ends), or when the caller has moved half a window on (so that
+//! it wakes to a run of tasks rather than to one task per item returned); the caller's thread
+//! is woken by a filed item or an opened mbox file, and only while it sleeps. Items the caller
+//! is done with can be given back ([`Records::recycle`]) and reach the function again, so
+//! that buffers are reused rather than allocated per message.
 //!
 //! # Jobs
 //!
@@ -80,13 +82,16 @@
 //! finds them, an mbox file's messages in file order, and a dangling symbolic link
 //! ([`Scanned::DanglingLink`]) in its place.
 //!
-//! Reading ahead is bounded by a window of [`WAITING_PER_JOB`] × N: a worker opens no input
-//! more than that many inputs past the one whose item is next, and takes no message of an mbox
-//! file that far past the next item of its file (of a later mbox file, none past its first
-//! window of messages). So the memory in flight is the messages being analyzed (at most N),
-//! the mbox files open (each held in memory only when no larger than the size limit, else read
-//! a message at a time), and the items waiting for their turn: usually fewer than the window,
-//! and at most the window's inputs with a window of messages each.
+//! Reading ahead is bounded by a window of W = [`WAITING_PER_JOB`] × N: no thread opens an
+//! input W or more inputs past the one whose item is next, or takes a message W or more
+//! places past the next item of its mbox file (of a later mbox file, none past its first W
+//! messages). So the memory in flight is:
+//!
+//! - the messages being read or analyzed: at most N, each no larger than the size limit;
+//! - the mbox files open, at most W: each held in memory when it is no larger than the size
+//!   limit, else read one message at a time;
+//! - the items made and waiting for their turn: usually fewer than W, and at most W per
+//!   input of the W inputs within reach.
 //!
 //! # Panics
 //!
@@ -267,6 +272,11 @@ pub enum Scanned<T> {
 
 /// The records of a [`Batch`], in input order (see the [module docs](self)). Dropping it
 /// stops the workers and waits for them.
+///
+/// # Panics
+///
+/// `next` resumes a panic of the function given to [`Batch::records`] when it reaches the
+/// record it panicked on (see the [module docs](self#panics)).
 pub struct Records<T> {
     engine: Engine<T>,
 }
