@@ -2,7 +2,22 @@
 
 import email.message
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
+from typing import (
+    Any,
+    ClassVar,
+    Dict,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Tuple,
+    Union,
+    ValuesView,
+)
 
 __version__: str
 
@@ -109,11 +124,31 @@ class Report:
     def to_dict(self) -> Dict[str, Any]:
         """The `mimebase inspect --json` record without "type" and "path"."""
 
-class Scan(Iterator[Dict[str, Any]]):
-    """The iterator scan() returns: one `mimebase scan` record (dict) per message, in input order."""
+class Record(Mapping[str, Any]):
+    """One `mimebase scan` record, a read-only mapping equal to the dict json.loads makes of the
+    command's line; each value is made into Python objects when it is first read."""
+
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def get(self, key: str, default: Any = None) -> Any: ...
+    def keys(self) -> KeysView[str]: ...
+    def values(self) -> ValuesView[Any]: ...
+    def items(self) -> ItemsView[str, Any]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """A new dict of new lists and dicts: what json.loads makes of to_json()."""
+    def to_json(self) -> str:
+        """The record's line of `mimebase scan` (JSON), without the line break."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+class Scan(Iterator[Record]):
+    """The iterator scan() returns: one `mimebase scan` record per message, in input order."""
 
     def __iter__(self) -> "Scan": ...
-    def __next__(self) -> Dict[str, Any]: ...
+    def __next__(self) -> Record: ...
 
 def analyze(
     data: MessageData,
@@ -148,4 +183,5 @@ def scan(
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> Scan:
-    """One `mimebase scan` record (dict) per message found under paths, lazily, in input order."""
+    """One `mimebase scan` record (a read-only mapping) per message found under paths, lazily, in
+    input order; jobs above the available cores are lowered to them."""

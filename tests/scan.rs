@@ -783,3 +783,37 @@ fn scan_dev_zero_ends_with_too_large() {
     assert_eq!(run.lines[0]["kind"], "too_large");
     assert_eq!(run.code, Some(1), "{}", run.stderr);
 }
+
+/// `--jobs` above the available cores is lowered to them (`--help` says so): a huge N starts
+/// no more threads than the cores, and a one-file scan stays instant.
+#[test]
+fn jobs_beyond_the_cores_are_not_started() {
+    let dir = workdir("jobs-bound");
+    write(
+        &dir.join("a.eml"),
+        b"Content-Type: text/html\n\n<a href=x>\n",
+    );
+    for i in 0..50 {
+        write(&dir.join(format!("tree/{i:02}.eml")), b"Subject: x\n\n");
+    }
+    for input in ["a.eml", "tree"] {
+        let one = scan(&["-q", "--jobs", "1", input], b"", &dir);
+        for jobs in ["4000", "65535"] {
+            let started = std::time::Instant::now();
+            let run = scan(&["-q", "--jobs", jobs, input], b"", &dir);
+            let took = started.elapsed();
+            assert!(
+                took < std::time::Duration::from_secs(10),
+                "{jobs} jobs: {took:?}"
+            );
+            assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
+            assert_eq!(run.lines, one.lines, "{jobs} jobs");
+        }
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_mimebase"))
+        .args(["scan", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap().replace('\n', " ");
+    assert!(help.contains("a larger N is"), "{help}");
+}

@@ -2,15 +2,20 @@
 whether threads analyze in parallel (the GIL released while the engine works).
 
     python python/benches/scan_throughput.py [--rounds 5] [--corpus ../shared/corpus/bench]
+        [--read type|urls]
 
 The CLI is the release build of this checkout (``cargo build --release``, run by the script;
 ``$MIMEBASE_BIN`` overrides it). The extension is the installed ``mimebase`` (``pip install
 ./python`` builds it in release mode).
 
 1. Scan: per round, the CLI's ``scan --jobs 1 CORPUS`` with its output to /dev/null, then
-   ``for record in mimebase.scan(CORPUS, jobs=1)`` in this process (each record a dict), in
-   alternating order. Both read every file, analyze it and produce its record (JSON text for
-   the CLI, JSON text read back into dicts for Python). Reported: wall-clock and CPU time per
+   ``for record in mimebase.scan(CORPUS, jobs=1)`` in this process, in alternating order. Both
+   read every file and analyze it; the CLI writes each record as JSON text, Python yields it as
+   a ``mimebase.Record``, whose values become Python objects when they are read. The loop
+   reads each record's ``type`` (``--read type``, the default), or also every URL's
+   ``resolved`` (``--read urls``: the ``urls`` list of dicts is made for every record), so
+   that both the cost of a scan and the cost of using its records are known. Reported:
+   wall-clock and CPU time per
    round, the median throughput in MB/s, and Python's median throughput as a fraction of the
    CLI's, by wall clock and by CPU time (CPU time is the steadier measure on a busy machine).
 2. GIL: the corpus's files, read into memory first, analyzed by one thread, then split between
@@ -65,12 +70,16 @@ def time_cli(cli, corpus):
     return time.perf_counter() - start, children_cpu() - cpu, None
 
 
-def time_python(corpus):
+def time_python(corpus, read):
     cpu = time.process_time()
     start = time.perf_counter()
     count = 0
+    resolved = 0
     for record in mimebase.scan(corpus, jobs=1):
         count += record["type"] == "message"
+        if read == "urls":
+            for url in record.get("urls", ()):
+                resolved += url["resolved"] is not None
     return time.perf_counter() - start, time.process_time() - cpu, count
 
 
@@ -99,6 +108,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus" / "bench")
+    parser.add_argument("--read", choices=("type", "urls"), default="type",
+                        help="what the Python loop reads of each record")
     args = parser.parse_args()
 
     files = sorted(p for p in args.corpus.rglob("*") if p.is_file())
@@ -106,15 +117,15 @@ def main():
     megabytes = size / 1e6
     cli = release_cli()
     print(f"corpus {args.corpus}: {len(files)} files, {megabytes:.1f} MB; CLI {cli}")
-    print(f"{os.cpu_count()} CPUs; before: {load()}")
+    print(f"{os.cpu_count()} CPUs; the Python loop reads {args.read}; before: {load()}")
 
     # Warm the page cache and both code paths once, untimed.
     time_cli(cli, args.corpus)
-    time_python(args.corpus)
+    time_python(args.corpus, args.read)
 
     results = {"cli": [], "python": []}
     for round_ in range(args.rounds):
-        order = [("cli", lambda: time_cli(cli, args.corpus)), ("python", lambda: time_python(args.corpus))]
+        order = [("cli", lambda: time_cli(cli, args.corpus)), ("python", lambda: time_python(args.corpus, args.read))]
         if round_ % 2:
             order.reverse()
         for name, run in order:

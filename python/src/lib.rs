@@ -2,9 +2,10 @@
 //! batch scanning, over the same engine as the `mimebase` command.
 //!
 //! Records reach Python in two forms. [`Report`] and its [`Entity`], [`Url`] and
-//! [`Diagnostic`] objects have attributes for reading; `Report.to_dict()` and the dicts `scan`
-//! yields are the library's serde serialization (the CLI's JSON) turned into Python objects
-//! ([`records`]), so they cannot differ from what the command writes.
+//! [`Diagnostic`] objects have attributes for reading; `Report.to_dict()` and the values of the
+//! records `scan` yields (made when they are read) are the library's serde serialization (the
+//! CLI's JSON) turned into Python objects ([`records`]), so they cannot differ from what the
+//! command writes.
 
 #![forbid(unsafe_code)]
 #![deny(
@@ -47,7 +48,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   max_urls=100000) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000) -> Iterator[dict]``
+///   max_message_bytes=67108864, max_urls=100000) -> Iterator[Record]`` (each ``Record`` a
+///   read-only mapping, equal to the ``dict`` of the command's JSON line)
 ///
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
 /// mbox ``From`` line allowed): ``bytes``, ``bytearray``, ``memoryview`` (any object with the
@@ -82,6 +84,14 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Url>()?;
     module.add_class::<Diagnostic>()?;
     module.add_class::<scan::Scan>()?;
+    module.add_class::<records::Record>()?;
+    // A record is a read-only mapping: `isinstance(record, Mapping)` holds, as it did of the
+    // dicts `scan` yielded before.
+    module
+        .py()
+        .import("collections.abc")?
+        .getattr("Mapping")?
+        .call_method1("register", (module.getattr("Record")?,))?;
     Ok(())
 }
 

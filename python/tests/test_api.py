@@ -197,6 +197,61 @@ def test_scan_iterator_can_be_dropped_early(tmp_path):
     del records  # the threads stop; nothing hangs
 
 
+def test_scan_records_are_read_only_mappings_equal_to_the_cli_line(tmp_path):
+    import collections.abc
+    import json
+
+    (tmp_path / "a.eml").write_bytes(MESSAGE)
+    [record, error] = mimebase.scan([tmp_path / "a.eml", tmp_path / "missing.eml"], jobs=1)
+    line = json.loads(record.to_json())
+    assert record == line and line == record and not record != line
+    assert record.to_dict() == line and dict(record) == line and type(record.to_dict()) is dict
+    assert list(record) == list(record.keys()) == list(line) and len(record) == len(line) == 9
+    assert list(record.items()) == list(line.items())
+    assert list(record.values()) == list(line.values())
+    assert record["type"] == "message" and record.get("type") == "message"
+    assert [u["resolved"] for u in record["urls"]] == [
+        "http://example.com/news/",
+        "http://example.com/news/today.html",
+    ]
+    assert record["urls"] is record["urls"]  # made once
+    assert "urls" in record and "kind" not in record and 0 not in record
+    assert record.get("kind") is None and record.get("kind", 7) == 7
+    with pytest.raises(KeyError):
+        record["kind"]
+    with pytest.raises(TypeError):
+        record["type"] = "x"
+    with pytest.raises(TypeError):
+        hash(record)
+    assert isinstance(record, collections.abc.Mapping) and not isinstance(record, dict)
+    assert record != {**line, "path": "other"} and record != dict(line, extra=1) and record != 1
+    assert record != error and record == next(iter(mimebase.scan(tmp_path / "a.eml")))
+    assert repr(record).startswith("<mimebase.Record type='message' path=") and "urls=2" in repr(record)
+    assert list(error) == ["type", "path", "format", "offset", "length", "kind", "message"]
+    assert error == json.loads(error.to_json()) and error["kind"] == "read"
+    assert "kind='read'" in repr(error)
+
+
+def test_scan_jobs_beyond_the_cores_are_lowered_to_them(tmp_path):
+    import time
+
+    for i in range(20):
+        (tmp_path / f"{i:02}.eml").write_bytes(MESSAGE)
+    one = [r.to_json() for r in mimebase.scan(tmp_path, jobs=1)]
+    for jobs in (4000, 65535):
+        started = time.monotonic()
+        assert [r.to_json() for r in mimebase.scan(tmp_path, jobs=jobs)] == one
+        assert time.monotonic() - started < 10
+
+
+def test_scan_passes_over_dangling_links_in_order(tmp_path):
+    (tmp_path / "a.eml").write_bytes(MESSAGE)
+    (tmp_path / "b.eml").symlink_to(tmp_path / "gone.eml")
+    (tmp_path / "c.eml").write_bytes(MESSAGE)
+    for jobs in (1, 2):
+        assert [Path(r["path"]).name for r in mimebase.scan(tmp_path, jobs=jobs)] == ["a.eml", "c.eml"]
+
+
 def test_scan_too_large_message(tmp_path):
     (tmp_path / "big.eml").write_bytes(MESSAGE)
     [record] = mimebase.scan(tmp_path, max_message_bytes=10)

@@ -38,6 +38,7 @@ def report_dict(path, options):
     if not raw.startswith(b"From "):
         return mimebase.analyze(raw, **options).to_dict()
     (record,) = list(mimebase.scan([path], jobs=1, **options))
+    record = dict(record)  # a record is read-only
     for key in ("type", "path", "format", "offset", "length"):
         del record[key]
     return record

@@ -417,7 +417,8 @@ pub(crate) struct ScanArgs {
     pub limits: LimitArgs,
 
     /// How many messages are analyzed at once, each on a thread of its own [default: the
-    /// number of available cores]. The output order is the input order whatever N is.
+    /// number of available cores]. At most the number of available cores: a larger N is
+    /// lowered to it. The output order is the input order whatever N is.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Performance")]
     pub jobs: Option<u16>,
 

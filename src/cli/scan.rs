@@ -1,34 +1,19 @@
-//! `mimebase scan`: messages from [`mailbox`](mimebase::mailbox) analyzed on `--jobs` threads,
-//! one NDJSON line each ([`mimebase::scan`]), written in input order.
-//!
-//! With one job everything happens on the main thread: read, analyze, write. With N jobs, N
-//! rayon threads each loop: take a task under the input lock (the next message of an open
-//! mbox file, else the next path the walker finds), do it without the lock (open and read the
-//! path, or analyze the message), and hand the line to the output lock, which writes every line
-//! whose predecessors are written and keeps the others until then. No thread only reads or only
-//! writes, reading happens outside the lock, and an mbox file's messages are shared out among
-//! all threads. Memory in flight: the messages being analyzed, at most [`WAITING_PER_JOB`] × N
-//! paths opened past the writer's, and the mbox files open (each held in memory only when no
-//! larger than `--max-message-bytes`, else streamed).
+//! `mimebase scan`: the library's batch engine ([`mimebase::scan::Batch`]) over the inputs,
+//! each record made into its NDJSON line ([`mimebase::scan`]) on the thread that analyzed the
+//! message, and the lines written to stdout in input order, with the totals, the progress bar
+//! and the exit code. The engine documents the threads, the order and the memory in flight.
 
-use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mimebase::scan::{ScanErrorKind, ScanLine, Source};
-use mimebase::{Options, analyze};
+use mimebase::mailbox::{Found, Roots, Walker};
+use mimebase::scan::{Batch, Records, ScanErrorKind, ScanLine, Scanned, Source};
 
 use super::args::ScanArgs;
-use mimebase::mailbox::{self, Found, Input, Message, Opened, Roots, Walker};
-
-/// How far ahead of the writer a thread may take messages, per job.
-const WAITING_PER_JOB: u64 = 16;
 
 /// Runs `mimebase scan`.
 pub(crate) fn run(args: &ScanArgs) -> ExitCode {
@@ -37,11 +22,6 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         eprintln!("mimebase: scan: `-` and `--paths-from -` cannot both read standard input");
         return ExitCode::from(super::EXIT_USAGE);
     }
-    let options = args.resolution.options();
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
     let separator = if args.null { 0 } else { b'\n' };
     let roots = || {
         Roots::new(
@@ -70,13 +50,15 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         progress,
     };
     let started = Instant::now();
-    let limit = args.limits.max_message_bytes;
-    let written = if jobs <= 1 {
-        sequential(walker, limit, &options, &mut sink)
-    } else {
-        parallel(walker, limit, jobs, &options, &mut sink)
+    let mut batch = Batch::new(walker, args.resolution.options())
+        .with_max_message_bytes(args.limits.max_message_bytes);
+    if let Some(jobs) = args.jobs {
+        batch = batch.with_jobs(usize::from(jobs));
     }
-    .and_then(|()| sink.flush());
+    let mut records = batch.records(Done::of);
+    let written = write_all(&mut records, &mut sink).and_then(|()| sink.flush());
+    // Stops the workers, if the output failed.
+    drop(records);
     sink.progress.finish();
     if let Err(error) = written {
         if error.kind() == io::ErrorKind::BrokenPipe {
@@ -95,7 +77,24 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     }
 }
 
-/// One analyzed job: its line and what it adds to the totals.
+/// Writes every line in order, and gives each line's buffer back to the engine: reusing it
+/// spares an allocation per message, and the page faults of fresh memory for large ones.
+fn write_all(records: &mut Records<Done>, sink: &mut Sink) -> io::Result<()> {
+    while let Some(scanned) = records.next() {
+        let done = match scanned {
+            Scanned::Record(done) => done,
+            Scanned::DanglingLink(path) => Done::dangling(&path),
+            _ => continue,
+        };
+        let line = sink.write(done)?;
+        if line.capacity() > 0 {
+            records.recycle(Done::reusing(line));
+        }
+    }
+    Ok(())
+}
+
+/// One record made ready for the output: its line and what it adds to the totals.
 struct Done {
     line: Vec<u8>,
     /// For a message: its length in the file.
@@ -110,7 +109,7 @@ struct Done {
 }
 
 impl Done {
-    /// No line: the end of an mbox file.
+    /// No line.
     fn nothing() -> Self {
         Done {
             line: Vec::new(),
@@ -132,47 +131,68 @@ impl Done {
             ..Done::nothing()
         }
     }
-}
 
-/// Analyzes one job and writes its line into `line`, a buffer of an earlier line (its
-/// contents are dropped, its allocation kept: see [`Sink::write`]). A panic inside the library
-/// becomes an `internal` error line, so that one message cannot end a batch.
-fn process(job: Message, options: &Options, mut line: Vec<u8>) -> Done {
-    let Message { source, input } = job;
-    let progress_bytes = source.length.unwrap_or_default();
-    match input {
-        Input::Bytes(raw) => {
-            let analyzed = catch_unwind(AssertUnwindSafe(|| {
-                let report = analyze(&raw, options);
-                line.clear();
-                line.reserve(raw.len() / 2 + 256);
-                ScanLine::message(&source, &report).write_json(&mut line);
-                (line, report.urls.len())
-            }));
-            match analyzed {
-                Ok((mut line, urls)) => {
-                    line.push(b'\n');
-                    Done {
-                        line,
-                        message_bytes: source.length,
-                        progress_bytes,
-                        urls,
-                        failure: None,
-                        notice: None,
+    /// A line's buffer, emptied, for the engine to hand to [`Done::of`] again.
+    fn reusing(line: Vec<u8>) -> Self {
+        Done {
+            line,
+            ..Done::nothing()
+        }
+    }
+
+    /// The line of `record`, written into the buffer of `spare` (an earlier line's, its
+    /// contents dropped and its allocation kept). Runs on the engine's threads. A panic while
+    /// writing the line becomes an `internal` error line, as one while analyzing does, so that
+    /// one message cannot end a batch.
+    fn of(record: ScanLine<'static>, spare: Option<Done>) -> Done {
+        let mut line = spare.map(|done| done.line).unwrap_or_default();
+        line.clear();
+        match &record {
+            ScanLine::Message { source, report } => {
+                let written = catch_unwind(AssertUnwindSafe(|| {
+                    let length = source.length.unwrap_or_default() / 2;
+                    line.reserve(usize::try_from(length).unwrap_or_default() + 256);
+                    record.write_json(&mut line);
+                    line
+                }));
+                match written {
+                    Ok(mut line) => {
+                        line.push(b'\n');
+                        Done {
+                            line,
+                            message_bytes: source.length,
+                            progress_bytes: source.length.unwrap_or_default(),
+                            urls: report.urls.len(),
+                            failure: None,
+                            notice: None,
+                        }
                     }
+                    Err(_) => failure(
+                        source,
+                        ScanErrorKind::Internal,
+                        "mimebase panicked while analyzing this message (a bug: please report it)",
+                    ),
                 }
-                Err(_) => failure(
-                    &source,
-                    ScanErrorKind::Internal,
-                    "mimebase panicked while analyzing this message (a bug: please report it)",
-                ),
+            }
+            ScanLine::Error {
+                source,
+                kind,
+                message,
+            } => failure(
+                source,
+                *kind,
+                &super::output::failure_message(*kind, message),
+            ),
+            // A kind of record this command does not know: its line as the library writes it.
+            _ => {
+                record.write_json(&mut line);
+                line.push(b'\n');
+                Done {
+                    line,
+                    ..Done::nothing()
+                }
             }
         }
-        Input::Error(kind, message) => failure(
-            &source,
-            kind,
-            &super::output::failure_message(kind, &message),
-        ),
     }
 }
 
@@ -193,302 +213,6 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
         urls: 0,
         failure: Some(format!("mimebase: {place}: {message}")),
         notice: None,
-    }
-}
-
-/// `--jobs 1`: one thread does everything, in order.
-fn sequential(walker: Walker, limit: u64, options: &Options, sink: &mut Sink) -> io::Result<()> {
-    let mut line = Vec::new();
-    for found in walker {
-        if let Found::DanglingLink { path } = &found {
-            sink.write(Done::dangling(path))?;
-            continue;
-        }
-        match mailbox::open(found, limit) {
-            Opened::One(message) => line = sink.write(process(message, options, line))?,
-            Opened::Many(messages) => {
-                for message in messages {
-                    line = sink.write(process(message, options, line))?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `--jobs N`: N rayon threads open, read, analyze and write (see the module docs).
-fn parallel(
-    walker: Walker,
-    limit: u64,
-    jobs: usize,
-    options: &Options,
-    sink: &mut Sink,
-) -> io::Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        // As much stack as the main thread has, so that no message needs more with --jobs.
-        .stack_size(8 << 20)
-        .thread_name(|i| format!("mimebase-scan-{i}"))
-        .build()
-        .map_err(io::Error::other)?;
-    let shared = Shared {
-        input: Mutex::new(Inputs {
-            walker: Some(walker),
-            next: 0,
-            open: VecDeque::new(),
-            opening: 0,
-        }),
-        changed: Condvar::new(),
-        sleepers: AtomicUsize::new(0),
-        written_input: AtomicU64::new(0),
-        written_place: AtomicU64::new(0),
-        output: Mutex::new(Ordered {
-            sink,
-            next: (0, 0),
-            waiting: BTreeMap::new(),
-            failed: None,
-            spare: Vec::new(),
-        }),
-        failed: AtomicBool::new(false),
-        window: WAITING_PER_JOB * jobs as u64,
-        limit,
-    };
-    pool.scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|_| shared.work(options));
-        }
-    });
-    let output = shared
-        .output
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    output.failed.map_or(Ok(()), Err)
-}
-
-/// Where a line goes in the output: the number of the input it came from (each path the
-/// walker finds, in order) and the message's place among that input's messages.
-type Key = (u64, u64);
-
-/// What the threads of [`parallel`] share. Locks are never nested: a thread holds either
-/// `input` or `output`.
-struct Shared<'a> {
-    input: Mutex<Inputs>,
-    /// Signalled, under `input`, when an mbox file is opened, when an opening ends, and when
-    /// the writer moves on to another line while `sleepers` wait.
-    changed: Condvar,
-    sleepers: AtomicUsize,
-    /// The input number of the writer's next line (`output.next.0`), readable without `output`.
-    written_input: AtomicU64,
-    /// The place of the writer's next line in its input (`output.next.1`).
-    written_place: AtomicU64,
-    output: Mutex<Ordered<'a>>,
-    /// `output.failed` is set, readable without `output`.
-    failed: AtomicBool,
-    /// How many inputs past the writer's a thread may open, and how many messages of an mbox
-    /// file past the writer's next line a thread may take: lines waiting for the writer are
-    /// bounded by `window` inputs of at most `window` lines each.
-    window: u64,
-    /// `--max-message-bytes`.
-    limit: u64,
-}
-
-/// The reading side.
-struct Inputs {
-    /// `None` once it has found everything.
-    walker: Option<Walker>,
-    /// The number of the next input the walker finds.
-    next: u64,
-    /// mbox files with messages left, in input order: input number, the next message's
-    /// place, the messages.
-    open: VecDeque<(u64, u64, Box<dyn Iterator<Item = Message> + Send>)>,
-    /// How many inputs threads are opening (reading) right now: each may turn out to be an
-    /// mbox file with messages for everyone.
-    opening: usize,
-}
-
-/// One thread's next piece of work.
-enum Task {
-    /// A message of an mbox file.
-    Message(Key, Message),
-    /// The place after the last message of an mbox file.
-    End(Key),
-    /// A path to open and read, outside the lock, with its input number.
-    Open(u64, Found),
-}
-
-/// The writing side: lines written in key order.
-struct Ordered<'a> {
-    sink: &'a mut Sink,
-    /// The key of the next line to write.
-    next: Key,
-    /// Lines finished before an earlier one; `true` for an input's last line.
-    waiting: BTreeMap<Key, (Done, bool)>,
-    /// The output failed (a closed pipe): every thread stops.
-    failed: Option<io::Error>,
-    /// Buffers of written lines, emptied, for the threads' next lines (at most
-    /// [`SPARE_LINES`]).
-    spare: Vec<Vec<u8>>,
-}
-
-/// How many emptied line buffers the writer keeps for reuse: a few per thread is enough for
-/// every thread to find one.
-const SPARE_LINES: usize = 8;
-
-impl Shared<'_> {
-    /// One thread's loop.
-    fn work(&self, options: &Options) {
-        // The buffer for this thread's next line: one the writer is done with, when it has one.
-        let mut line = Vec::new();
-        while let Some(task) = self.take() {
-            let going_on = match task {
-                Task::Message(key, job) => {
-                    let done = process(job, options, std::mem::take(&mut line));
-                    self.deliver(key, done, false, &mut line)
-                }
-                Task::End(key) => self.deliver(key, Done::nothing(), true, &mut line),
-                Task::Open(number, Found::DanglingLink { path }) => {
-                    self.opened(None);
-                    self.deliver((number, 0), Done::dangling(&path), true, &mut line)
-                }
-                Task::Open(number, found) => match mailbox::open(found, self.limit) {
-                    Opened::One(job) => {
-                        self.opened(None);
-                        let done = process(job, options, std::mem::take(&mut line));
-                        self.deliver((number, 0), done, true, &mut line)
-                    }
-                    Opened::Many(messages) => {
-                        self.opened(Some((number, messages)));
-                        true
-                    }
-                },
-            };
-            if !going_on {
-                return;
-            }
-        }
-    }
-
-    /// The next task: a message of the first open mbox file, else the next path, unless it
-    /// is too far ahead of the writer. `None` when everything is taken and no thread is still
-    /// opening a path, or when the output failed.
-    fn take(&self) -> Option<Task> {
-        let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if self.has_failed() {
-                return None;
-            }
-            let written = (
-                self.written_input.load(Ordering::SeqCst),
-                self.written_place.load(Ordering::SeqCst),
-            );
-            if let Some((number, place, messages)) = input.open.front_mut() {
-                // The writer's own input may run `window` lines ahead of it; a later one its
-                // first `window` lines. The writer's next line is always within reach, so
-                // waiting here cannot stall it.
-                let ahead = if *number == written.0 {
-                    place.saturating_sub(written.1)
-                } else {
-                    *place
-                };
-                if *number < written.0 || ahead < self.window {
-                    let key = (*number, *place);
-                    *place += 1;
-                    return Some(match messages.next() {
-                        Some(job) => Task::Message(key, job),
-                        None => {
-                            input.open.pop_front();
-                            Task::End(key)
-                        }
-                    });
-                }
-            }
-            let number = input.next;
-            let room = number < written.0 + self.window;
-            if room && input.open.is_empty() {
-                match input.walker.as_mut().and_then(Iterator::next) {
-                    Some(found) => {
-                        input.next += 1;
-                        input.opening += 1;
-                        return Some(Task::Open(number, found));
-                    }
-                    None => input.walker = None,
-                }
-                if input.opening == 0 {
-                    return None;
-                }
-            }
-            // Wait for an mbox file, the end of an opening, or the writer.
-            self.sleepers.fetch_add(1, Ordering::SeqCst);
-            input = self
-                .changed
-                .wait(input)
-                .unwrap_or_else(PoisonError::into_inner);
-            self.sleepers.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-
-    /// An opening ended, with an mbox file's messages for everyone, or with one message.
-    fn opened(&self, messages: Option<(u64, Box<dyn Iterator<Item = Message> + Send>)>) {
-        let mut input = self.input.lock().unwrap_or_else(PoisonError::into_inner);
-        input.opening -= 1;
-        if let Some((number, messages)) = messages {
-            let at = input.open.partition_point(|(other, ..)| *other < number);
-            input.open.insert(at, (number, 0, messages));
-        }
-        // A thread sleeps only after counting itself in `sleepers` under this lock, so one
-        // that has not seen this change is counted here. Waking nobody would still cost a
-        // system call (std's `Condvar` does not know whether anyone waits): one per file.
-        let sleeping = self.sleepers.load(Ordering::SeqCst) > 0;
-        drop(input);
-        if sleeping {
-            self.changed.notify_all();
-        }
-    }
-
-    /// Writes `done` and every line it was holding back, and puts into `line`, when it is
-    /// empty, the buffer of a line written; false when the output failed.
-    fn deliver(&self, key: Key, done: Done, last: bool, line: &mut Vec<u8>) -> bool {
-        let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
-        output.waiting.insert(key, (done, last));
-        let before = output.next;
-        while output.failed.is_none() {
-            let next = output.next;
-            let Some((done, last)) = output.waiting.remove(&next) else {
-                break;
-            };
-            match output.sink.write(done) {
-                Ok(written) => {
-                    output.next = if last {
-                        (next.0 + 1, 0)
-                    } else {
-                        (next.0, next.1 + 1)
-                    };
-                    if output.spare.len() < SPARE_LINES {
-                        output.spare.push(written);
-                    }
-                }
-                Err(error) => output.failed = Some(error),
-            }
-        }
-        if line.capacity() == 0 {
-            *line = output.spare.pop().unwrap_or_default();
-        }
-        let failed = output.failed.is_some();
-        self.failed.store(failed, Ordering::SeqCst);
-        let moved = output.next != before;
-        self.written_input.store(output.next.0, Ordering::SeqCst);
-        self.written_place.store(output.next.1, Ordering::SeqCst);
-        drop(output);
-        if (moved || failed) && self.sleepers.load(Ordering::SeqCst) > 0 {
-            // Taking the lock orders this after a sleeper's check of `written_*`.
-            drop(self.input.lock().unwrap_or_else(PoisonError::into_inner));
-            self.changed.notify_all();
-        }
-        !failed
-    }
-
-    fn has_failed(&self) -> bool {
-        self.failed.load(Ordering::SeqCst)
     }
 }
 

@@ -75,6 +75,8 @@
 //! `length` the file's size), and so is every file in a Maildir's `cur/` and `new/`, whatever
 //! its first bytes.
 
+pub mod engine;
 mod json;
 
 pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};
+pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
