@@ -8,8 +8,7 @@
     clippy::panic
 )]
 
-#[path = "support/adversarial.rs"]
-mod adversarial;
+use crate::support::adversarial;
 
 use mimebase::{DiagnosticKind, Options, Report, analyze};
 

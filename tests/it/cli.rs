@@ -10,9 +10,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-#[path = "support/cli.rs"]
-mod cli_support;
-use cli_support::{mimebase, stdout};
+use crate::support::cli as cli_support;
+use crate::support::cli::{mimebase, stdout};
 
 const CNN: &str = "../shared/corpus/messages/trec07p/inmail.971";
 

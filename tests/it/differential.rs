@@ -18,12 +18,10 @@
     clippy::panic
 )]
 
-#[path = "support/xorshift.rs"]
-mod xorshift;
-
 use iri_string::types::{IriAbsoluteStr, IriReferenceStr};
 use mimebase::url::rfc3986::{self, Parts};
-use xorshift::XorShift;
+
+use crate::support::xorshift::XorShift;
 
 const SCHEMES: &[&str] = &["http", "g", "HTTP", "a+b.c-d", "s1", "x", "file", "urn"];
 const AUTHORITIES: &[&str] = &[

@@ -14,9 +14,7 @@ use std::process::{Command, Output};
 
 use pretty_assertions::assert_eq;
 
-#[path = "support/cli.rs"]
-mod cli_support;
-use cli_support::{mimebase, stdout};
+use crate::support::cli::{mimebase, stdout};
 
 fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()

@@ -21,14 +21,11 @@
     clippy::panic
 )]
 
-#[path = "support/xorshift.rs"]
-#[allow(dead_code)]
-mod xorshift;
-
 use mimebase::url::rfc3986::{self, Parts};
 use mimebase::url::{ResolveError, Resolver, has_scheme, rfc1808, whatwg};
 use url::Url;
-use xorshift::XorShift;
+
+use crate::support::xorshift::XorShift;
 
 /// Pieces of URLs: delimiters, dot segments (literal and percent-encoded), schemes (valid,
 /// special, and only valid for the RFC 3986 Appendix B regex), authorities, Windows drive

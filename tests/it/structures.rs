@@ -6,11 +6,7 @@
     clippy::panic
 )]
 
-#[path = "support/adversarial.rs"]
-#[allow(dead_code)]
-mod adversarial;
-
-use adversarial::base64;
+use crate::support::adversarial::base64;
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, analyze};
 use pretty_assertions::assert_eq;
 
