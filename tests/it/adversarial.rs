@@ -8,13 +8,9 @@
     clippy::panic
 )]
 
-use crate::support::adversarial;
-
 use mimebase::{DiagnosticKind, Options, Report, analyze};
 
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
-}
+use crate::support::{adversarial, kinds};
 
 fn run(message: &[u8]) -> Report {
     analyze(message, &Options::new())

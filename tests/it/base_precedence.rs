@@ -9,6 +9,8 @@
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Unresolved, analyze};
 use pretty_assertions::assert_eq;
 
+use crate::support::kinds;
+
 fn run(message: &str) -> Report {
     analyze(message.as_bytes(), &Options::new())
 }
@@ -30,10 +32,6 @@ fn resolved<'a>(report: &'a Report, part: &str) -> Vec<(&'a str, Option<&'a str>
         .filter(|u| u.part.as_str() == part)
         .map(|u| (u.reference.as_str(), u.resolved.as_deref()))
         .collect()
-}
-
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
 }
 
 // Step 1: content base.

@@ -15,17 +15,14 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 use pretty_assertions::StrComparison;
 
-const BLESS_VAR: &str = "MIMEBASE_BLESS";
+use crate::support::cli::{mimebase, stderr, stdout};
+use crate::support::{root, to_crlf};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+const BLESS_VAR: &str = "MIMEBASE_BLESS";
 
 fn golden_dir() -> PathBuf {
     root().join("tests/data/golden")
@@ -43,41 +40,16 @@ fn samples() -> Vec<PathBuf> {
     samples
 }
 
-/// Converts every LF that is not already preceded by CR to CRLF.
-fn to_crlf(lf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(lf.len() + lf.len() / 16);
-    let mut previous = None;
-    for &byte in lf {
-        if byte == b'\n' && previous != Some(b'\r') {
-            out.push(b'\r');
-        }
-        out.push(byte);
-        previous = Some(byte);
-    }
-    out
-}
-
 /// Runs `mimebase <command> -` with `input` on stdin; its stdout, which must be UTF-8.
 fn run_stdin(command: &str, input: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args([command, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mimebase starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().expect("mimebase runs");
-    writer.join().unwrap().expect("stdin written");
+    let output = mimebase(&[command, "-"], input);
     assert!(
         output.status.success(),
         "mimebase {command} - failed ({}): {}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    stdout(&output)
 }
 
 /// Compares `actual` with the golden file `<stem>.<kind>.txt`; on mismatch writes
@@ -141,17 +113,9 @@ fn to_crlf_converts_only_bare_lf() {
 /// `http://www.ics.uci.edu/Test/a/b/c` is `http://www.ics.uci.edu/Test/a/x`.
 #[test]
 fn rfc1808_appendix_acceptance_line() {
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["urls", "samples/rfc1808-appendix.eml"])
-        .current_dir(root())
-        .output()
-        .expect("mimebase runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let output = mimebase(&["urls", "samples/rfc1808-appendix.eml"], b"");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = stdout(&output);
     assert!(
         stdout
             .lines()

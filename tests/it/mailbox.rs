@@ -8,24 +8,13 @@
 )]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Walker, open};
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
-/// A fresh directory for one test.
-fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, bytes).unwrap();
-}
+use crate::support::{workdir, write};
 
 /// `(path relative to dir, format, offset, length, bytes or error kind)` of each message.
 type Seen = (

@@ -6,12 +6,12 @@
     clippy::panic
 )]
 
-use std::process::Command;
+use crate::support::cli::{mimebase, stdout};
+use crate::support::root;
 
 #[test]
 fn readme_sample_output_is_current() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let command = "cargo run --release -- inspect samples/forwarded-message.eml";
     assert!(
         readme.contains(command),
@@ -22,11 +22,7 @@ fn readme_sample_output_is_current() {
         .nth(1)
         .and_then(|rest| rest.split("\n```").next())
         .expect("a ```text block with the sample's output");
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["inspect", "samples/forwarded-message.eml"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let output = mimebase(&["inspect", "samples/forwarded-message.eml"], b"");
     assert!(output.status.success());
-    pretty_assertions::assert_eq!(String::from_utf8(output.stdout).unwrap().trim_end(), shown);
+    pretty_assertions::assert_eq!(stdout(&output).trim_end(), shown);
 }

@@ -6,9 +6,11 @@
     clippy::panic
 )]
 
-use crate::support::adversarial::base64;
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, analyze};
 use pretty_assertions::assert_eq;
+
+use crate::support::adversarial::base64;
+use crate::support::kinds;
 
 fn run(message: &[u8]) -> Report {
     analyze(message, &Options::new())
@@ -20,10 +22,6 @@ fn tree(report: &Report) -> Vec<(&str, &str)> {
         .iter()
         .map(|e| (e.part.as_str(), e.content_type.as_str()))
         .collect()
-}
-
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
 }
 
 #[test]
