@@ -1,12 +1,6 @@
 //! Adversarial inputs (nothing a message holds may panic, hang or exhaust memory): each is processed within the limits and ends with a
 //! diagnostic saying which limit it reached. Time and memory are measured by
 //! `scripts/adversarial` on the release build, not here.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{DiagnosticKind, Options, Report, analyze};
 

@@ -1,10 +1,4 @@
 //! One test per rule of base precedence (the crate docs' steps 1–5), through the public `analyze`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Unresolved, analyze};
 use pretty_assertions::assert_eq;

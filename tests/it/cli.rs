@@ -1,10 +1,4 @@
 //! The `mimebase` binary, spawned as a user would run it.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::process::{Output, Stdio};
 

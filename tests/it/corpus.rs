@@ -1,12 +1,6 @@
 //! Real mail from `../shared/corpus/messages/`: every message goes through the library and
 //! the CLI without a panic, and what `FEATURES.jsonl` (computed by others with Python's
 //! `email` package) says about each message is found again.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::path::PathBuf;
 

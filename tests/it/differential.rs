@@ -11,13 +11,6 @@
 //! must still occur: an undocumented difference and a documented one that no longer shows up
 //! both fail the test.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use iri_string::types::{IriAbsoluteStr, IriReferenceStr};
 use mimebase::url::rfc3986::{self, Parts};
 

@@ -1,12 +1,6 @@
 //! `mimebase extract`: hostile names never leave OUT, existing files are not overwritten
 //! without `--force`, and the corpus's MHTML pages are written with every URL that names a
 //! part pointing at an existing file in OUT (checked by reading the written HTML back).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -6,13 +6,6 @@
 //! CRLF run) and fails with a line diff. `MIMEBASE_BLESS=1 cargo test --test golden` rewrites
 //! the goldens from the LF run instead; the CRLF run must still agree with it.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;

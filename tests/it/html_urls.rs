@@ -1,12 +1,6 @@
 //! Every URL attribute and CSS form a browser loads from (HTML standard, SVG 2, CSS), one small
 //! message each under `tests/data/html-urls/`, checked through the public `analyze` with the
 //! message as written (LF) and with CRLF line endings.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{Options, UrlSource, analyze};
 use pretty_assertions::assert_eq;

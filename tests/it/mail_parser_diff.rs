@@ -2,12 +2,6 @@
 //! over every message of `../shared/corpus/messages/`, the entities in document order with
 //! their depth and content type. Every difference is listed in [`KNOWN_DIFFERENCES`] with
 //! its reason; an unlisted difference fails, and so does a listed one that no longer occurs.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 use mimebase::{Options, analyze};

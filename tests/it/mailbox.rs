@@ -1,11 +1,5 @@
 //! `mimebase::mailbox` used as a library, the way an indexer written in Rust reads an archive
 //! without the command line: a directory holding a Maildir and an mbox file, built at run time.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::fs;
 use std::path::Path;

@@ -8,6 +8,16 @@
 //! it), so they are left out of `cargo test --no-default-features`, which runs the others
 //! against the library alone.
 
+// Test code may unwrap, index and panic: a failure is the verdict. Cargo.toml's `[lints]`
+// denies these for every target, and clippy.toml exempts only `#[test]` functions and
+// `#[cfg(test)]` modules, not the helpers of an integration test.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 #[path = "../support/mod.rs"]
 mod support;
 

@@ -1,12 +1,6 @@
 //! mbox files and size limits in every command, through the `mimebase` binary as a user runs
 //! it: an mbox is split into its messages by the one splitter of `mimebase::mailbox`, and no
 //! input is read past `--max-message-bytes`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -14,13 +14,6 @@
 //! The inputs come from a small xorshift PRNG with fixed seeds, so every run tests the same
 //! strings.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use mimebase::url::rfc3986::{self, Parts};
 use mimebase::url::{ResolveError, Resolver, has_scheme, rfc1808, whatwg};
 use url::Url;

@@ -1,10 +1,4 @@
 //! The README's first command and the output it shows must agree with the real binary.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use crate::support::cli::{mimebase, stdout};
 use crate::support::root;

@@ -1,12 +1,6 @@
 //! `mimebase resolve`, spawned as a user would run it: the RFC examples of
 //! `tests/data/rfc-examples.json` come out line for line, and a reference that cannot be
 //! resolved gives an empty line, a diagnostic and exit code 1 without stopping the others.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::process::Output;
 

@@ -1,11 +1,5 @@
 //! `rewrite`: byte-exact results on hand-written messages, and the round-trip
 //! properties of the rewrite issue over every message of `../shared/corpus/messages/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::collections::HashMap;
 

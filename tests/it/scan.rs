@@ -1,11 +1,5 @@
 //! `mimebase scan`, spawned as an indexer would run it, on a Maildir and an mbox file built
 //! at run time and on the real corpus; lines compared as parsed JSON.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,4 @@
 //! Every MIME structure the walker must handle (entities, bad input), through the public `analyze`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, analyze};
 use pretty_assertions::assert_eq;

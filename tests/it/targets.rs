@@ -1,12 +1,6 @@
 //! URLs that name an entity of the same message (`UrlRecord::target`): every matching rule of
 //! `mimebase::target` on small messages and on the samples, the JSON field through the CLI,
 //! and, over the corpus, every `cid:` URL whose Content-ID exists has a target.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{DiagnosticKind, Options, Profile, Report, TargetMatch, UrlSource, analyze};
 use pretty_assertions::assert_eq;

@@ -15,12 +15,6 @@
 //! - `../shared/corpus/vectors/commoncrawl-url-pairs.csv`: real base/relative pairs resolved by
 //!   every resolver without a panic, and every `rfc3986` result compared with the `iri-string`
 //!   crate's RFC 3986 resolution wherever that crate accepts both inputs.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

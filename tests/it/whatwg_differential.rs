@@ -20,13 +20,6 @@
 //! `tests/vectors.rs` checks that encoding against WPT's `percent-encoding.json`, and
 //! `tests/whatwg_urls.rs` per charset.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use std::collections::BTreeMap;
 
 use mimebase::url::{Resolver, whatwg};

@@ -12,13 +12,6 @@
 //!
 //! Every message is also run with CRLF line endings, which must give the same URLs.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use std::path::PathBuf;
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Resolver, Unresolved, analyze};
