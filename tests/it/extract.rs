@@ -356,6 +356,6 @@ fn samples_point_at_existing_files() {
         let out = workdir(&format!("sample-{sample}"));
         total += check_extracted(&root().join("samples").join(sample), &out.join("out"));
     }
-    // 11 + 2 + 4 + 2 URLs with a target (see tests/targets.rs for each).
+    // 11 + 2 + 4 + 2 URLs with a target (see the `targets` module for each).
     assert_eq!(total, 19);
 }

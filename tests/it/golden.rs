@@ -1,9 +1,11 @@
-//! Golden messages (STYLE.md, "Tests" item 3): every `samples/*.eml` is run through
-//! `mimebase inspect -` and `mimebase urls -`, once with the file's LF line endings and once
-//! converted to CRLF, and both outputs must equal `tests/data/golden/<stem>.<command>.txt`.
+//! Golden messages, which hold the whole output of the commands still: every `samples/*.eml`
+//! is run through `mimebase inspect -` and `mimebase urls -`, once with the file's LF line
+//! endings and once converted to CRLF, and both outputs must equal
+//! `tests/data/golden/<stem>.<command>.txt`, so that any change to what a user sees is seen
+//! (and reviewed in the diff of the golden files) and line endings change nothing.
 //!
 //! A mismatch writes `tests/data/golden/<stem>.<command>.actual` (or `….crlf.actual` for the
-//! CRLF run) and fails with a line diff. `MIMEBASE_BLESS=1 cargo test --test golden` rewrites
+//! CRLF run) and fails with a line diff. `MIMEBASE_BLESS=1 cargo test --test it golden` rewrites
 //! the goldens from the LF run instead; the CRLF run must still agree with it.
 
 use std::fmt::Write as _;

@@ -1,5 +1,6 @@
-//! Properties of the three resolvers over generated inputs (STYLE.md "Tests" item 7; the fuzz
-//! targets in `fuzz/` assert the same invariants on mutated inputs).
+//! Properties of the three resolvers that hold for every input, checked over generated inputs
+//! (the fuzz targets in `fuzz/` assert the same invariants on mutated inputs), where hand-picked
+//! examples would only find the mistakes someone thought of.
 //!
 //! - `rfc1808`: an absolute reference is returned unchanged (RFC 1808 §4 step 2b).
 //! - `rfc3986`: no `.` or `..` segment in the target's path, except when the path is the base's

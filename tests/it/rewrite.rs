@@ -1,5 +1,6 @@
-//! `rewrite`: byte-exact results on hand-written messages, and the round-trip
-//! properties of the rewrite issue over every message of `../shared/corpus/messages/`.
+//! `rewrite`: byte-exact results on hand-written messages, and its round-trip properties (the
+//! same tree, the same resolved URLs, untouched headers and non-HTML parts, idempotence) over
+//! every message of `../shared/corpus/messages/`.
 
 use std::collections::HashMap;
 

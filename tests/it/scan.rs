@@ -513,7 +513,7 @@ fn scan_output_reads_back_into_the_library_types() {
     use mimebase::scan::ScanLine;
 
     // The bench corpus too would take a minute in a debug build: the library-side round trip
-    // over it is in tests/corpus.rs.
+    // over it is in the `corpus` module.
     let roots = ["../shared/corpus/messages"];
     let output = mimebase(&[&["scan", "--jobs", "2"][..], &roots].concat(), b"");
     assert_eq!(output.status.code(), Some(0));

@@ -1,4 +1,6 @@
-//! URL-resolution vectors as data (STYLE "Tests" 1 and 6).
+//! URL-resolution vectors kept as data, each case with its source and one expected value per
+//! resolver, and every known wrong result listed with its reason, so that a fix shows up as an
+//! unexpected pass and a regression as a new failure:
 //!
 //! - `tests/data/rfc-examples.json`: the 39 examples of RFC 1808 §5 and the 42 of RFC 3986 §5.4,
 //!   one expected value per resolver, run through all three.

@@ -1,6 +1,6 @@
-//! Differential test (STYLE.md "Tests" item 6) of the `whatwg` resolver (ada, the URL
-//! Standard's parser as Node.js ships it) against a second implementation of the URL
-//! Standard, the `url` crate, over real data:
+//! The `whatwg` resolver (ada, the URL Standard's parser as Node.js ships it) against a second
+//! implementation of the URL Standard, the `url` crate, over real data, so that a mistake in
+//! either, or in how we call ada, shows up as a difference:
 //!
 //! - every URL of the corpus's messages (`../shared/corpus/messages/`) and of every 4th file
 //!   of the throughput corpus (`../shared/corpus/bench/`), as `analyze` reports it with
@@ -17,8 +17,8 @@
 //!
 //! HTML URLs whose query has a non-ASCII character are left out of the comparison (and
 //! counted): their query is encoded in the part's charset, which the report does not carry;
-//! `tests/vectors.rs` checks that encoding against WPT's `percent-encoding.json`, and
-//! `tests/whatwg_urls.rs` per charset.
+//! the `vectors` module checks that encoding against WPT's `percent-encoding.json`, and
+//! `whatwg_urls` per charset.
 
 use std::collections::BTreeMap;
 
