@@ -2,15 +2,31 @@
 
 import email.message
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union, final
+
+__all__ = [
+    "__version__",
+    "analyze",
+    "rewrite",
+    "resolve",
+    "scan",
+    "Report",
+    "Entity",
+    "Url",
+    "Diagnostic",
+    "Scan",
+]
 
 __version__: str
 
-ResolverName = Literal["rfc1808", "rfc3986", "whatwg"]
-ProfileName = Literal["default", "rfc1808", "mhtml"]
-MessageData = Union[bytes, bytearray, memoryview, email.message.Message]
-PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+# Names for the annotations below only: the module has no such attributes.
+_ResolverName = Literal["rfc1808", "rfc3986", "whatwg"]
+_ProfileName = Literal["default", "rfc1808", "mhtml"]
+_MessageData = Union[bytes, bytearray, memoryview, email.message.Message]
+_PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
+# The classes are made by the module only, and cannot be subclassed (@final).
+@final
 class Entity:
     """One entity: the root message, a body part or an encapsulated message."""
 
@@ -49,6 +65,7 @@ class Entity:
     @property
     def header_base_source(self) -> str: ...
 
+@final
 class Url:
     """One URL found in the message, and its resolution."""
 
@@ -74,7 +91,7 @@ class Url:
     @property
     def base_source(self) -> str: ...
     @property
-    def resolver(self) -> ResolverName: ...
+    def resolver(self) -> _ResolverName: ...
     @property
     def range(self) -> Optional[Tuple[int, int]]:
         """HTML URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
@@ -85,6 +102,7 @@ class Url:
     def item(self) -> Optional[int]:
         """Header URLs: 0-based position of the URL within its field."""
 
+@final
 class Diagnostic:
     """A problem found in the message (never fatal)."""
 
@@ -95,6 +113,7 @@ class Diagnostic:
     @property
     def message(self) -> str: ...
 
+@final
 class Report:
     """Everything analyze() found in one message."""
 
@@ -109,6 +128,7 @@ class Report:
     def to_dict(self) -> Dict[str, Any]:
         """The `mimebase inspect --json` record without "type" and "path"."""
 
+@final
 class Scan(Iterator[Dict[str, Any]]):
     """The iterator scan() returns: one `mimebase scan` record (dict) per message, in input order."""
 
@@ -116,35 +136,35 @@ class Scan(Iterator[Dict[str, Any]]):
     def __next__(self) -> Dict[str, Any]: ...
 
 def analyze(
-    data: MessageData,
+    data: _MessageData,
     *,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_urls: int = 100000,
 ) -> Report:
     """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
 
 def rewrite(
-    data: MessageData,
+    data: _MessageData,
     *,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_urls: int = 100000,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
 
-def resolve(base: str, reference: str, resolver: ResolverName = "rfc1808") -> str:
+def resolve(base: str, reference: str, resolver: _ResolverName = "rfc1808") -> str:
     """The absolute URL; raises ValueError with the reason when the pair cannot be resolved."""
 
 def scan(
-    paths: Union[PathArg, Iterable[PathArg]],
+    paths: Union[_PathArg, Iterable[_PathArg]],
     *,
     jobs: Optional[int] = None,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> Scan:

@@ -65,7 +65,8 @@ const WAITING_PER_JOB: usize = 16;
     retrieval_url = None,
     resolver = "rfc1808",
     profile = "default",
-    max_message_bytes = 64 << 20,
+    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    max_message_bytes = 67_108_864,
     max_urls = 100_000,
 ))]
 pub(crate) fn scan(
