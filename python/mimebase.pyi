@@ -13,6 +13,7 @@ __all__ = [
     "Report",
     "Entity",
     "Url",
+    "Target",
     "Diagnostic",
     "Scan",
 ]
@@ -101,6 +102,20 @@ class Url:
     @property
     def item(self) -> Optional[int]:
         """Header URLs: 0-based position of the URL within its field."""
+    @property
+    def target(self) -> Optional[Target]:
+        """The entity of this message the URL names (the record's "target"); None when it names none."""
+
+@final
+class Target:
+    """The entity of the same message a URL names; equal to a Target with the same part and by."""
+
+    @property
+    def part(self) -> str:
+        """The part identifier of the entity named, e.g. "1.2"."""
+    @property
+    def by(self) -> Literal["cid", "mid", "content-location"]:
+        """How the URL was matched: its Content-ID (cid:, RFC 2392), a Message-ID (mid:, RFC 2392) or its resolved Content-Location (RFC 2557)."""
 
 @final
 class Diagnostic:
