@@ -94,7 +94,9 @@ pub fn to_crlf(lf: &[u8]) -> Vec<u8> {
 
 /// `%hh` decoding (anything else, a `%` without two hex digits included, is kept), the bytes
 /// read as UTF-8 with replacement characters. Written out here rather than taken from the
-/// library, so that oracles built on it do not share the library's mistakes.
+/// library, so that oracles built on it do not share the library's mistakes. (Only modules
+/// that also run the binary use it.)
+#[cfg(feature = "cli")]
 pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
