@@ -20,6 +20,14 @@
 //! `analyze`, for `analyze` plus the `scan` line, and for mail-parser's `parse`, and prints
 //! them.
 
+// A benchmark, not library code: it stops at the first corpus file it cannot read.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -97,6 +105,7 @@ static REALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call is passed on unchanged to `System`, which upholds `GlobalAlloc`'s
 // contract; the counters are atomics and do not allocate.
+#[allow(unsafe_code)] // counting allocations takes a `GlobalAlloc`, an unsafe trait
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);

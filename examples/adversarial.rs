@@ -3,8 +3,9 @@
 //!
 //! Usage: `cargo run --release --example adversarial -- DIR`
 
+// Test code, which may index (and uses only part of it here).
 #[path = "../tests/support/adversarial.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::indexing_slicing)]
 mod adversarial;
 
 fn main() -> std::io::Result<()> {

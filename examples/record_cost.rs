@@ -12,6 +12,7 @@ struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: forwards to the system allocator, only counting calls.
+#[allow(unsafe_code)] // counting allocations takes a `GlobalAlloc`, an unsafe trait
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);

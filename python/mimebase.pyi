@@ -17,15 +17,34 @@ from typing import (
     Tuple,
     Union,
     ValuesView,
+    final,
 )
+
+__all__ = [
+    "__version__",
+    "analyze",
+    "rewrite",
+    "resolve",
+    "scan",
+    "Report",
+    "Entity",
+    "Url",
+    "Target",
+    "Diagnostic",
+    "Record",
+    "Scan",
+]
 
 __version__: str
 
-ResolverName = Literal["rfc1808", "rfc3986", "whatwg"]
-ProfileName = Literal["default", "rfc1808", "mhtml"]
-MessageData = Union[bytes, bytearray, memoryview, email.message.Message]
-PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+# Names for the annotations below only: the module has no such attributes.
+_ResolverName = Literal["rfc1808", "rfc3986", "whatwg"]
+_ProfileName = Literal["default", "rfc1808", "mhtml"]
+_MessageData = Union[bytes, bytearray, memoryview, email.message.Message]
+_PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
+# The classes are made by the module only, and cannot be subclassed (@final).
+@final
 class Entity:
     """One entity: the root message, a body part or an encapsulated message."""
 
@@ -64,6 +83,7 @@ class Entity:
     @property
     def header_base_source(self) -> str: ...
 
+@final
 class Url:
     """One URL found in the message, and its resolution."""
 
@@ -89,7 +109,7 @@ class Url:
     @property
     def base_source(self) -> str: ...
     @property
-    def resolver(self) -> ResolverName: ...
+    def resolver(self) -> _ResolverName: ...
     @property
     def range(self) -> Optional[Tuple[int, int]]:
         """HTML URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
@@ -99,7 +119,22 @@ class Url:
     @property
     def item(self) -> Optional[int]:
         """Header URLs: 0-based position of the URL within its field."""
+    @property
+    def target(self) -> Optional[Target]:
+        """The entity of this message the URL names (the record's "target"); None when it names none."""
 
+@final
+class Target:
+    """The entity of the same message a URL names; equal to a Target with the same part and by."""
+
+    @property
+    def part(self) -> str:
+        """The part identifier of the entity named, e.g. "1.2"."""
+    @property
+    def by(self) -> Literal["cid", "mid", "content-location"]:
+        """How the URL was matched: its Content-ID (cid:, RFC 2392), a Message-ID (mid:, RFC 2392) or its resolved Content-Location (RFC 2557)."""
+
+@final
 class Diagnostic:
     """A problem found in the message (never fatal)."""
 
@@ -110,6 +145,7 @@ class Diagnostic:
     @property
     def message(self) -> str: ...
 
+@final
 class Report:
     """Everything analyze() found in one message."""
 
@@ -124,6 +160,7 @@ class Report:
     def to_dict(self) -> Dict[str, Any]:
         """The `mimebase inspect --json` record without "type" and "path"."""
 
+@final
 class Record(Mapping[str, Any]):
     """One `mimebase scan` record, a read-only mapping equal to the dict json.loads makes of the
     command's line; each value is made into Python objects when it is first read."""
@@ -144,6 +181,7 @@ class Record(Mapping[str, Any]):
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
 
+@final
 class Scan(Iterator[Record]):
     """The iterator scan() returns: one `mimebase scan` record per message, in input order."""
 
@@ -151,35 +189,35 @@ class Scan(Iterator[Record]):
     def __next__(self) -> Record: ...
 
 def analyze(
-    data: MessageData,
+    data: _MessageData,
     *,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_urls: int = 100000,
 ) -> Report:
     """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
 
 def rewrite(
-    data: MessageData,
+    data: _MessageData,
     *,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_urls: int = 100000,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
 
-def resolve(base: str, reference: str, resolver: ResolverName = "rfc1808") -> str:
+def resolve(base: str, reference: str, resolver: _ResolverName = "rfc1808") -> str:
     """The absolute URL; raises ValueError with the reason when the pair cannot be resolved."""
 
 def scan(
-    paths: Union[PathArg, Iterable[PathArg]],
+    paths: Union[_PathArg, Iterable[_PathArg]],
     *,
     jobs: Optional[int] = None,
     retrieval_url: Optional[str] = None,
-    resolver: ResolverName = "rfc1808",
-    profile: ProfileName = "default",
+    resolver: _ResolverName = "rfc1808",
+    profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> Scan:

@@ -188,7 +188,6 @@ fn inner_range(css: &str, start: usize, end: usize) -> std::ops::Range<usize> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

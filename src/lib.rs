@@ -66,17 +66,9 @@
 //! its parts inherit; step 1 gives the *content base* of an HTML part. A [`Profile`] changes
 //! step 2 (and, for MHTML, step 5). Every base is reported with its [`BaseSource`].
 
+// Cargo.toml's `[lints]` sets the lints of every target; the library also forbids unsafe code,
+// so that no module of it can allow it.
 #![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 
 mod analyze;
 mod base;

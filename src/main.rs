@@ -1,15 +1,8 @@
 //! The `mimebase` command: a thin layer over the library (see `cli`).
 
+// Cargo.toml's `[lints]` sets the lints of every target; the binary also forbids unsafe code,
+// so that no module of it can allow it.
 #![forbid(unsafe_code)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic
-    )
-)]
 
 mod cli;
 

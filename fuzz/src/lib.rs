@@ -1,6 +1,6 @@
-//! Oracles for the resolver fuzz targets (STYLE.md "Tests" item 7): each `check_*` function
-//! resolves one `(base, reference)` pair and panics when an invariant of that resolver fails,
-//! so libFuzzer reports the input as a crash.
+//! Oracles for the resolver fuzz targets, so that a fuzzer finds wrong results and not only
+//! crashes: each `check_*` function resolves one `(base, reference)` pair and panics when an
+//! invariant of that resolver fails, so libFuzzer reports the input as a crash.
 //!
 //! Input format, shared by all targets: the bytes are decoded as UTF-8 (lossily, so any byte
 //! string is a test case), and split at the first `'\n'` into `base` and `reference`; without a
@@ -124,7 +124,7 @@ pub fn check_rfc3986(base: &str, reference: &str) {
         // Known gap (RFC 3986 §3.3): without an authority a path cannot begin with "//", yet
         // §5.2.4 can produce one (base `x:/a`, reference `..//g`), and §5.3 writes it out as
         // `x://g`, which re-parses with the authority `g`. Documented in
-        // tests/differential.rs; only this shape is allowed.
+        // tests/it/differential.rs; only this shape is allowed.
         assert!(
             t.starts_with(&format!("{}://", tp.scheme.unwrap_or(""))),
             "{ctx}"

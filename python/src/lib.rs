@@ -82,6 +82,7 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Report>()?;
     module.add_class::<Entity>()?;
     module.add_class::<Url>()?;
+    module.add_class::<Target>()?;
     module.add_class::<Diagnostic>()?;
     module.add_class::<scan::Scan>()?;
     module.add_class::<records::Record>()?;
@@ -347,6 +348,10 @@ struct Url {
     /// For a header URL: the 0-based position of the URL in its field (RFC 2369 lists hold
     /// several); ``None`` for an HTML URL.
     item: Option<usize>,
+    /// The entity of this same message that the URL names, as a ``Target`` (its ``part`` and
+    /// how it was matched, ``by``), the record's ``"target"``; ``None`` when the URL names no
+    /// part of the message.
+    target: Option<Target>,
 }
 
 #[pymethods]
@@ -383,7 +388,37 @@ impl From<&mimebase::UrlRecord> for Url {
             range,
             field,
             item,
+            target: url.target.as_ref().map(|target| Target {
+                part: target.part.to_string(),
+                by: wire_name(&target.by),
+            }),
         }
+    }
+}
+
+/// The entity of the same message that a URL names (``Url.target``): the part an inline image
+/// ``cid:`` URL points at, or the page of a saved web page that a link's ``Content-Location``
+/// matches. Compares equal to another ``Target`` with the same ``part`` and ``by``.
+#[pyclass(module = "mimebase", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Target {
+    /// The part identifier of the entity named, e.g. ``"1.2"``.
+    part: String,
+    /// How the URL was matched to it: ``"cid"`` (``cid:c``, the entity whose ``Content-ID`` is
+    /// ``c``, RFC 2392), ``"mid"`` (``mid:m``, the message whose ``Message-ID`` is ``m``, or
+    /// ``mid:m/c``, the entity with ``Content-ID`` ``c`` inside it, RFC 2392) or
+    /// ``"content-location"`` (the entity's resolved ``Content-Location``, RFC 2557 section 8.2).
+    by: String,
+}
+
+#[pymethods]
+impl Target {
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Target part={} by={}>",
+            py_repr(Some(&self.part)),
+            py_repr(Some(&self.by))
+        )
     }
 }
 

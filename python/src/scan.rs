@@ -61,6 +61,7 @@ use crate::records::Record;
     retrieval_url = None,
     resolver = "rfc1808",
     profile = "default",
+    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
 ))]

@@ -41,7 +41,7 @@ def samples():
 
 
 def to_crlf(data: bytes) -> bytes:
-    """Every LF not already preceded by CR becomes CRLF (as tests/golden.rs does)."""
+    """Every LF not already preceded by CR becomes CRLF (as tests/support/mod.rs does for the golden tests)."""
     return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
 
 

@@ -152,6 +152,27 @@ def test_report_records():
     assert "mimebase.Url" in repr(report.urls[0])
 
 
+def test_url_target_is_the_part_the_url_names_as_in_the_record():
+    data = (SAMPLES / "html-mail-inline-images.eml").read_bytes()
+    urls = {u.reference: u for u in mimebase.analyze(data).urls}
+    logo = urls["cid:logo.png@01DA0000.5A5A5A5A"].target
+    assert (logo.part, logo.by) == ("1.2", "cid")
+    assert repr(logo) == '<mimebase.Target part="1.2" by="cid">'
+    assert urls["https://tracker.example.net/open.gif?u=42"].target is None
+    # A value: equal (and hashing alike) when part and by are.
+    again = {u.reference: u for u in mimebase.analyze(data).urls}
+    assert again["cid:logo.png@01DA0000.5A5A5A5A"].target == logo
+    assert len({logo, again["cid:logo.png@01DA0000.5A5A5A5A"].target}) == 1
+    # Every URL's target is its record's "target" (absent when None), for each way of matching.
+    seen = set()
+    for sample in ("html-mail-inline-images.eml", "mhtml-page.eml", "mid-reference.eml"):
+        report = mimebase.analyze((SAMPLES / sample).read_bytes())
+        targets = [u.target and {"part": u.target.part, "by": u.target.by} for u in report.urls]
+        assert targets == [record.get("target") for record in report.to_dict()["urls"]], sample
+        seen.update(u.target.by for u in report.urls if u.target)
+    assert seen == {"cid", "content-location", "mid"}
+
+
 def test_resolver_error_message_is_an_attribute():
     message = (
         b"Content-Base: http://example.com/\r\nContent-Type: text/html\r\n\r\n"

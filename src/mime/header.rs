@@ -304,7 +304,6 @@ pub(crate) fn strip_comments(value: &str) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -616,7 +616,6 @@ pub(crate) fn decoded_body<'a>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -136,7 +136,6 @@ pub(crate) fn quoted_printable(body: &[u8], out: &mut Vec<u8>) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

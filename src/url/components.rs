@@ -221,8 +221,6 @@ fn is_scheme_char(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
-
     use super::*;
     use pretty_assertions::assert_eq;
 

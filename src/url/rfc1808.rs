@@ -219,8 +219,6 @@ fn step_6_a_to_d(base_path: &str, embedded_path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
-
     use super::*;
     use crate::url::has_scheme;
     use pretty_assertions::assert_eq;

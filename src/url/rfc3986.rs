@@ -246,8 +246,6 @@ pub fn remove_dot_segments(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
 
     #[track_caller]

@@ -235,8 +235,6 @@ fn percent_encode_after_encoding(input: &str, encoding: &'static Encoding, out: 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
 
     /// The cases the `url` crate 2.5.8 got wrong, which ada gets right.

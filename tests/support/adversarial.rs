@@ -1,4 +1,4 @@
-//! Adversarial messages generated at run time (nothing a message holds may panic, hang or exhaust memory), shared by `tests/adversarial.rs`
+//! Adversarial messages generated at run time (nothing a message holds may panic, hang or exhaust memory), shared by `tests/it/adversarial.rs`
 //! and `examples/adversarial.rs` (which writes them to files for `scripts/adversarial`).
 
 /// Every adversarial input: `(name, message bytes)`.

@@ -1,5 +1,5 @@
 //! A small deterministic PRNG (xorshift64*) for generated test inputs, so that every run
-//! tests the same cases. Shared by `tests/differential.rs` and `tests/properties.rs`.
+//! tests the same cases. Shared by `tests/it/differential.rs` and `tests/it/properties.rs`.
 
 /// The generator's state.
 pub struct XorShift(pub u64);

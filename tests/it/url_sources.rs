@@ -1,10 +1,4 @@
 //! One test per URL source (`UrlSource`), through the public `analyze`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{Options, Report, UrlSource, analyze};
 use pretty_assertions::assert_eq;

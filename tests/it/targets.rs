@@ -1,22 +1,12 @@
 //! URLs that name an entity of the same message (`UrlRecord::target`): every matching rule of
 //! `mimebase::target` on small messages and on the samples, the JSON field through the CLI,
 //! and, over the corpus, every `cid:` URL whose Content-ID exists has a target.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mimebase::{DiagnosticKind, Options, Profile, Report, TargetMatch, UrlSource, analyze};
 use pretty_assertions::assert_eq;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::cli::{self, mimebase};
+use crate::support::{corpus_messages, percent_decode, root};
 
 /// `(reference, "part by")` of every HTML URL, `-` when it has no target.
 fn html_targets(report: &Report) -> Vec<(String, String)> {
@@ -384,16 +374,9 @@ fn html_mail_inline_images_sample() {
 }
 
 fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(args)
-        .output()
-        .unwrap();
+    let output = mimebase(args, b"");
     assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    cli::json_lines(&output)
 }
 
 #[test]
@@ -418,11 +401,7 @@ fn urls_json_carries_target_and_omits_it_when_none() {
 #[test]
 fn inspect_and_scan_carry_target() {
     let sample = root().join("samples/mhtml-page.eml");
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["inspect", sample.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = cli::stdout(&mimebase(&["inspect", sample.to_str().unwrap()], b""));
     assert!(
         text.contains(
             "html:img@src  images/logo.png  ->  http://www.example.com/docs/images/logo.png  -> part 3 (content-location)"
@@ -444,24 +423,6 @@ fn inspect_and_scan_carry_target() {
             &serde_json::json!({"part": "3", "by": "content-location"})
         ]
     );
-}
-
-fn corpus_messages() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![root().join("../shared/corpus/messages")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("../shared/corpus/messages must exist") {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.file_name().unwrap() != "FEATURES.jsonl" {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    assert!(found.len() >= 70, "found {} corpus messages", found.len());
-    found
 }
 
 /// Every `Content-ID` field value of the message found by reading its lines, without the MIME
@@ -544,30 +505,6 @@ fn corpus_every_cid_with_an_existing_content_id_has_a_target() {
     // files whose frames and images are named by Content-Location.
     assert!(by_kind.get("cid").copied().unwrap_or(0) > 0);
     assert!(by_kind.get("content-location").copied().unwrap_or(0) > 0);
-}
-
-/// `%hh` decoding for the oracle, written out here rather than shared with the library.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let escape = bytes
-            .get(i + 1..i + 3)
-            .and_then(|hex| std::str::from_utf8(hex).ok())
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match (bytes[i], escape) {
-            (b'%', Some(value)) => {
-                out.push(value);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[test]

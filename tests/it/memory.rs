@@ -1,11 +1,5 @@
 //! Memory bounded by the message: the per-message limit on URL records
 //! (`Options::with_max_urls`) and what still works past it.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{BaseSource, DiagnosticKind, Options, analyze, rewrite};
 use pretty_assertions::assert_eq;

@@ -1,31 +1,23 @@
-//! Golden messages (STYLE.md, "Tests" item 3): every `samples/*.eml` is run through
-//! `mimebase inspect -` and `mimebase urls -`, once with the file's LF line endings and once
-//! converted to CRLF, and both outputs must equal `tests/data/golden/<stem>.<command>.txt`.
+//! Golden messages, which hold the whole output of the commands still: every `samples/*.eml`
+//! is run through `mimebase inspect -` and `mimebase urls -`, once with the file's LF line
+//! endings and once converted to CRLF, and both outputs must equal
+//! `tests/data/golden/<stem>.<command>.txt`, so that any change to what a user sees is seen
+//! (and reviewed in the diff of the golden files) and line endings change nothing.
 //!
 //! A mismatch writes `tests/data/golden/<stem>.<command>.actual` (or `….crlf.actual` for the
-//! CRLF run) and fails with a line diff. `MIMEBASE_BLESS=1 cargo test --test golden` rewrites
+//! CRLF run) and fails with a line diff. `MIMEBASE_BLESS=1 cargo test --test it golden` rewrites
 //! the goldens from the LF run instead; the CRLF run must still agree with it.
-
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 use pretty_assertions::StrComparison;
 
-const BLESS_VAR: &str = "MIMEBASE_BLESS";
+use crate::support::cli::{mimebase, stderr, stdout};
+use crate::support::{root, to_crlf};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+const BLESS_VAR: &str = "MIMEBASE_BLESS";
 
 fn golden_dir() -> PathBuf {
     root().join("tests/data/golden")
@@ -43,41 +35,16 @@ fn samples() -> Vec<PathBuf> {
     samples
 }
 
-/// Converts every LF that is not already preceded by CR to CRLF.
-fn to_crlf(lf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(lf.len() + lf.len() / 16);
-    let mut previous = None;
-    for &byte in lf {
-        if byte == b'\n' && previous != Some(b'\r') {
-            out.push(b'\r');
-        }
-        out.push(byte);
-        previous = Some(byte);
-    }
-    out
-}
-
 /// Runs `mimebase <command> -` with `input` on stdin; its stdout, which must be UTF-8.
 fn run_stdin(command: &str, input: &[u8]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args([command, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mimebase starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().expect("mimebase runs");
-    writer.join().unwrap().expect("stdin written");
+    let output = mimebase(&[command, "-"], input);
     assert!(
         output.status.success(),
         "mimebase {command} - failed ({}): {}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    stdout(&output)
 }
 
 /// Compares `actual` with the golden file `<stem>.<kind>.txt`; on mismatch writes
@@ -141,17 +108,9 @@ fn to_crlf_converts_only_bare_lf() {
 /// `http://www.ics.uci.edu/Test/a/b/c` is `http://www.ics.uci.edu/Test/a/x`.
 #[test]
 fn rfc1808_appendix_acceptance_line() {
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["urls", "samples/rfc1808-appendix.eml"])
-        .current_dir(root())
-        .output()
-        .expect("mimebase runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let output = mimebase(&["urls", "samples/rfc1808-appendix.eml"], b"");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = stdout(&output);
     assert!(
         stdout
             .lines()

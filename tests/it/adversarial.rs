@@ -1,21 +1,10 @@
 //! Adversarial inputs (nothing a message holds may panic, hang or exhaust memory): each is processed within the limits and ends with a
 //! diagnostic saying which limit it reached. Time and memory are measured by
 //! `scripts/adversarial` on the release build, not here.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
-#[path = "support/adversarial.rs"]
-mod adversarial;
 
 use mimebase::{DiagnosticKind, Options, Report, analyze};
 
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
-}
+use crate::support::{adversarial, kinds};
 
 fn run(message: &[u8]) -> Report {
     analyze(message, &Options::new())

@@ -1,4 +1,6 @@
-//! URL-resolution vectors as data (STYLE "Tests" 1 and 6).
+//! URL-resolution vectors kept as data, each case with its source and one expected value per
+//! resolver, and every known wrong result listed with its reason, so that a fix shows up as an
+//! unexpected pass and a regression as a new failure:
 //!
 //! - `tests/data/rfc-examples.json`: the 39 examples of RFC 1808 §5 and the 42 of RFC 3986 §5.4,
 //!   one expected value per resolver, run through all three.
@@ -15,12 +17,6 @@
 //! - `../shared/corpus/vectors/commoncrawl-url-pairs.csv`: real base/relative pairs resolved by
 //!   every resolver without a panic, and every `rfc3986` result compared with the `iri-string`
 //!   crate's RFC 3986 resolution wherever that crate accepts both inputs.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -29,11 +25,17 @@ use iri_string::types::{UriReferenceStr, UriStr};
 use mimebase::url::{ResolveError, Resolver, resolve, whatwg};
 use serde::Deserialize;
 
+use crate::support::{corpus, root};
+
 /// The shared corpus's vector files, read from where they are.
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/vectors");
+fn vectors() -> PathBuf {
+    corpus().join("vectors")
+}
 
 /// This crate's own data files.
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+fn data() -> PathBuf {
+    root().join("tests/data")
+}
 
 /// Every JSON-lines vector file the corpus is known to hold; each must be there.
 const VECTOR_FILES: [&str; 6] = [
@@ -133,7 +135,7 @@ const RFC1808_BASE: &str = "http://a/b/c/d;p?q#f";
 const RFC3986_BASE: &str = "http://a/b/c/d;p?q";
 
 fn rfc_examples() -> RfcExamples {
-    let path = Path::new(DATA).join("rfc-examples.json");
+    let path = data().join("rfc-examples.json");
     let examples: RfcExamples = serde_json::from_str(&read(&path)).unwrap();
     assert!(!examples.about.is_empty());
     let names: BTreeSet<&str> = Resolver::ALL.iter().map(|r| r.name()).collect();
@@ -276,7 +278,7 @@ struct Vector {
 }
 
 fn read_vectors(file: &str) -> Vec<Vector> {
-    let path = Path::new(VECTORS).join(file);
+    let path = vectors().join(file);
     assert!(path.is_file(), "missing vector file {}", path.display());
     read(&path)
         .lines()
@@ -326,7 +328,7 @@ struct XfailEntry {
 type XfailKey = (String, Option<String>, String, String);
 
 fn xfail_list() -> BTreeMap<XfailKey, XfailEntry> {
-    let path = Path::new(DATA).join("vector-xfail.json");
+    let path = data().join("vector-xfail.json");
     let list: XfailList = serde_json::from_str(&read(&path)).unwrap();
     assert!(!list.about.is_empty());
     let mut map = BTreeMap::new();
@@ -354,7 +356,7 @@ fn xfail_list() -> BTreeMap<XfailKey, XfailEntry> {
 
 /// Every `*.jsonl` file in the vectors directory, sorted; the known ones must all be there.
 fn vector_files() -> Vec<String> {
-    let dir = PathBuf::from(VECTORS);
+    let dir = vectors();
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
@@ -470,7 +472,7 @@ struct WptVector {
 /// alone), judging each case with the xfail list; panics on a failure. Returns the xfail
 /// entries it used, so that the caller can report the unused ones.
 fn wpt_urltestdata(xfails: &BTreeMap<XfailKey, XfailEntry>) -> Vec<&XfailKey> {
-    let path = Path::new(VECTORS).join(WPT_URLTESTDATA);
+    let path = vectors().join(WPT_URLTESTDATA);
     let vectors: Vec<WptVector> = read(&path)
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -541,7 +543,7 @@ struct PercentEncodingVector {
 /// encoding: the query is the listed output, the fragment is always the UTF-8 one.
 #[test]
 fn wpt_percent_encoding_in_every_listed_encoding() {
-    let path = Path::new(VECTORS).join("wpt/percent-encoding.jsonl");
+    let path = vectors().join("wpt/percent-encoding.jsonl");
     let vectors: Vec<PercentEncodingVector> = read(&path)
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -668,7 +670,7 @@ fn has_encoded_dot_segment(url: &str) -> bool {
 
 #[test]
 fn commoncrawl_pairs_through_every_resolver_and_the_oracle() {
-    let path = Path::new(VECTORS).join(COMMONCRAWL);
+    let path = vectors().join(COMMONCRAWL);
     assert!(path.is_file(), "missing {}", path.display());
     let records = parse_csv(&read(&path));
     assert_eq!(records[0], vec!["base", "relative"], "header");

@@ -12,40 +12,27 @@
 //!
 //! Every message is also run with CRLF line endings, which must give the same URLs.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
-use std::path::Path;
-use std::process::Command;
+use std::path::PathBuf;
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Resolver, Unresolved, analyze};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/urls");
+use crate::support::cli::{json_lines, mimebase, stdout};
+use crate::support::{root, to_crlf};
 
-fn message(name: &str) -> Vec<u8> {
-    std::fs::read(Path::new(DATA).join(name)).unwrap()
+/// The messages of these tests.
+fn data() -> PathBuf {
+    root().join("tests/data/urls")
 }
 
-fn crlf(lf: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(lf.len() * 2);
-    for &byte in lf {
-        if byte == b'\n' {
-            out.push(b'\r');
-        }
-        out.push(byte);
-    }
-    out
+fn message(name: &str) -> Vec<u8> {
+    std::fs::read(data().join(name)).unwrap()
 }
 
 /// The report of `name` with `resolver`; checks that CRLF line endings give the same URLs.
 fn report(name: &str, resolver: Resolver) -> Report {
     let options = Options::new().with_resolver(resolver);
     let lf = analyze(&message(name), &options);
-    let crlf = analyze(&crlf(&message(name)), &options);
+    let crlf = analyze(&to_crlf(&message(name)), &options);
     let urls = |report: &Report| -> Vec<(String, Option<String>)> {
         report
             .urls
@@ -204,7 +191,7 @@ fn query_encoding_per_charset() {
         links(&report, "12")[0].1.as_deref(),
         Some("http://example.com/dir/%C3%A9.html?q=%C3%A9")
     );
-    // The example, 8-bit windows-1252.
+    // `café.html?q=café` in 8-bit windows-1252: the query keeps the document's encoding.
     assert_eq!(
         links(&report, "13")[0].1.as_deref(),
         Some("http://example.com/dir/caf%C3%A9.html?q=caf%E9")
@@ -328,21 +315,14 @@ fn unusable_base_href_without_a_header_level_base() {
     );
 }
 
-fn mimebase(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 /// The acceptance examples: `mimebase urls --resolver whatwg` on a message without a base.
 #[test]
 fn cli_urls_whatwg_without_a_base() {
-    let path = Path::new(DATA).join("absolute-no-base.eml");
+    let path = data().join("absolute-no-base.eml");
     let path = path.to_str().unwrap();
-    let output = mimebase(&["urls", "--resolver", "whatwg", path]);
+    let output = mimebase(&["urls", "--resolver", "whatwg", path], b"");
     assert_eq!(output.status.code(), Some(0));
-    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stdout = stdout(&output);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "http://example.com/\thttp://Example.COM");
     assert_eq!(
@@ -350,13 +330,9 @@ fn cli_urls_whatwg_without_a_base() {
         "the resolved column is empty"
     );
 
-    let output = mimebase(&["urls", "--json", "--resolver", "whatwg", path]);
+    let output = mimebase(&["urls", "--json", "--resolver", "whatwg", path], b"");
     assert_eq!(output.status.code(), Some(0));
-    let records: Vec<serde_json::Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let records = json_lines(&output);
     let example = &records[0];
     assert_eq!(example["reference"], "http://Example.COM");
     assert_eq!(example["resolved"], "http://example.com/");

@@ -1,6 +1,6 @@
-//! Differential test (STYLE.md "Tests" item 6) of the `whatwg` resolver (ada, the URL
-//! Standard's parser as Node.js ships it) against a second implementation of the URL
-//! Standard, the `url` crate, over real data:
+//! The `whatwg` resolver (ada, the URL Standard's parser as Node.js ships it) against a second
+//! implementation of the URL Standard, the `url` crate, over real data, so that a mistake in
+//! either, or in how we call ada, shows up as a difference:
 //!
 //! - every URL of the corpus's messages (`../shared/corpus/messages/`) and of every 4th file
 //!   of the throughput corpus (`../shared/corpus/bench/`), as `analyze` reports it with
@@ -17,23 +17,15 @@
 //!
 //! HTML URLs whose query has a non-ASCII character are left out of the comparison (and
 //! counted): their query is encoded in the part's charset, which the report does not carry;
-//! `tests/vectors.rs` checks that encoding against WPT's `percent-encoding.json`, and
-//! `tests/whatwg_urls.rs` per charset.
-
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+//! the `vectors` module checks that encoding against WPT's `percent-encoding.json`, and
+//! `whatwg_urls` per charset.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use mimebase::url::{Resolver, whatwg};
 use mimebase::{Options, UrlSource, analyze};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+use crate::support::{corpus, corpus_messages, files_under};
 
 /// What the `url` crate says: the serialized URL, or `None` for an error.
 fn by_url_crate(base: Option<&str>, reference: &str) -> Option<String> {
@@ -126,23 +118,6 @@ fn compare(
     ))
 }
 
-fn files_under(dir: &Path, every: usize) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_none_or(|e| e != "jsonl") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found.into_iter().step_by(every).collect()
-}
-
 fn has_non_ascii_query(reference: &str) -> bool {
     let before_fragment = reference.split('#').next().unwrap_or_default();
     before_fragment
@@ -165,9 +140,9 @@ fn corpus_urls_agree_with_the_url_crate() {
 
 fn corpus_urls() {
     let options = Options::new().with_resolver(Resolver::Whatwg);
-    let mut files = files_under(&Path::new(CORPUS).join("messages"), 1);
+    let mut files = corpus_messages();
     let messages = files.len();
-    files.extend(files_under(&Path::new(CORPUS).join("bench"), 4));
+    files.extend(files_under(&corpus().join("bench")).into_iter().step_by(4));
     assert!(files.len() > 2000, "{}", files.len());
     let mut stats = BTreeMap::new();
     let (mut failures, mut html, mut legacy_query) = (Vec::new(), 0, 0);
@@ -205,8 +180,7 @@ fn corpus_urls() {
 
 #[test]
 fn commoncrawl_pairs_agree_with_the_url_crate() {
-    let text = std::fs::read_to_string(Path::new(CORPUS).join("vectors/commoncrawl-url-pairs.csv"))
-        .unwrap();
+    let text = std::fs::read_to_string(corpus().join("vectors/commoncrawl-url-pairs.csv")).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("base,relative"));
     let mut stats = BTreeMap::new();
@@ -235,8 +209,7 @@ fn commoncrawl_pairs_agree_with_the_url_crate() {
 #[test]
 fn wpt_inputs_differ_only_in_the_known_classes() {
     let text =
-        std::fs::read_to_string(Path::new(CORPUS).join("vectors/wpt/urltestdata-even.jsonl"))
-            .unwrap();
+        std::fs::read_to_string(corpus().join("vectors/wpt/urltestdata-even.jsonl")).unwrap();
     let mut stats = BTreeMap::new();
     let mut failures = Vec::new();
     for line in text.lines() {

@@ -1,30 +1,21 @@
 //! Every URL attribute and CSS form a browser loads from (HTML standard, SVG 2, CSS), one small
 //! message each under `tests/data/html-urls/`, checked through the public `analyze` with the
 //! message as written (LF) and with CRLF line endings.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
-use std::path::Path;
 
 use mimebase::{Options, UrlSource, analyze};
 use pretty_assertions::assert_eq;
+
+use crate::support::{root, to_crlf};
 
 /// `(source, reference, resolved)` of every HTML URL of `tests/data/html-urls/NAME.eml`, the
 /// same with LF and with CRLF line endings.
 #[track_caller]
 fn html_urls(name: &str) -> Vec<(String, String, Option<String>)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = root()
         .join("tests/data/html-urls")
         .join(format!("{name}.eml"));
     let lf = std::fs::read(&path).unwrap();
-    let crlf = String::from_utf8(lf.clone())
-        .unwrap()
-        .replace('\n', "\r\n")
-        .into_bytes();
+    let crlf = to_crlf(&lf);
     let [from_lf, from_crlf] = [lf, crlf].map(|message| {
         analyze(&message, &Options::new())
             .urls

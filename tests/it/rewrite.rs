@@ -1,29 +1,14 @@
-//! `rewrite`: byte-exact results on hand-written messages, and the round-trip
-//! properties of the rewrite issue over every message of `../shared/corpus/messages/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+//! `rewrite`: byte-exact results on hand-written messages, and its round-trip properties (the
+//! same tree, the same resolved URLs, untouched headers and non-HTML parts, idempotence) over
+//! every message of `../shared/corpus/messages/`.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use base64::Engine as _;
 use mimebase::{DiagnosticKind, Options, Report, UrlSource, analyze, rewrite};
 use pretty_assertions::assert_eq;
 
-fn crlf(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + text.len() / 20);
-    for &b in text {
-        if b == b'\n' {
-            out.push(b'\r');
-        }
-        out.push(b);
-    }
-    out
-}
+use crate::support::{corpus_messages, root, to_crlf};
 
 /// Rewrites `input` with LF and with CRLF line endings and checks the result is `expected`
 /// with the same line endings, byte for byte.
@@ -35,10 +20,10 @@ fn check(input: &[u8], expected: &[u8]) {
         String::from_utf8_lossy(&lf.message),
         String::from_utf8_lossy(expected)
     );
-    let crlf_out = rewrite(&crlf(input), &options);
+    let crlf_out = rewrite(&to_crlf(input), &options);
     assert_eq!(
         String::from_utf8_lossy(&crlf_out.message),
-        String::from_utf8_lossy(&crlf(expected))
+        String::from_utf8_lossy(&to_crlf(expected))
     );
     // Idempotent.
     assert_eq!(rewrite(&lf.message, &options).message, lf.message);
@@ -237,101 +222,93 @@ fn resolved(report: &Report) -> HashMap<String, usize> {
 
 #[test]
 fn corpus_round_trip_properties() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/messages");
     let (mut messages, mut rewritten, mut parts_changed, mut urls_rewritten) = (0, 0, 0, 0);
     let mut skipped: HashMap<String, usize> = HashMap::new();
     let options = Options::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
+    for path in corpus_messages() {
+        let name = path.display().to_string();
+        let raw = std::fs::read(&path).unwrap();
+        let before = analyze(&raw, &options);
+        let result = rewrite(&raw, &options);
+        let after = analyze(&result.message, &options);
+        messages += 1;
+        if result.message != raw {
+            rewritten += 1;
         }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let name = path.display().to_string();
-            let raw = std::fs::read(&path).unwrap();
-            let before = analyze(&raw, &options);
-            let result = rewrite(&raw, &options);
-            let after = analyze(&result.message, &options);
-            messages += 1;
-            if result.message != raw {
-                rewritten += 1;
+        parts_changed += result.changed.len();
+        urls_rewritten += result.rewritten_urls;
+        for diagnostic in &result.report.diagnostics {
+            if diagnostic.kind == DiagnosticKind::RewriteSkipped {
+                *skipped.entry(diagnostic.message.clone()).or_default() += 1;
             }
-            parts_changed += result.changed.len();
-            urls_rewritten += result.rewritten_urls;
-            for diagnostic in &result.report.diagnostics {
-                if diagnostic.kind == DiagnosticKind::RewriteSkipped {
-                    *skipped.entry(diagnostic.message.clone()).or_default() += 1;
-                }
+        }
+        // The output re-parses into the same tree.
+        let tree = |r: &Report| -> Vec<(String, String)> {
+            r.entities
+                .iter()
+                .map(|e| (e.part.to_string(), e.content_type.clone()))
+                .collect()
+        };
+        assert_eq!(tree(&after), tree(&before), "{name}");
+        // Header blocks and non-HTML leaf parts are byte-identical (entities of the raw
+        // message; those in decoded buffers are checked through the URL properties).
+        for (old, new) in before.entities.iter().zip(&after.entities) {
+            if old.decoded_from.is_some() {
+                continue;
             }
-            // The output re-parses into the same tree.
-            let tree = |r: &Report| -> Vec<(String, String)> {
-                r.entities
-                    .iter()
-                    .map(|e| (e.part.to_string(), e.content_type.clone()))
-                    .collect()
-            };
-            assert_eq!(tree(&after), tree(&before), "{name}");
-            // Header blocks and non-HTML leaf parts are byte-identical (entities of the raw
-            // message; those in decoded buffers are checked through the URL properties).
-            for (old, new) in before.entities.iter().zip(&after.entities) {
-                if old.decoded_from.is_some() {
-                    continue;
-                }
+            assert_eq!(
+                raw[old.header.start..old.header.end],
+                result.message[new.header.start..new.header.end],
+                "{name}: header of {}",
+                old.part
+            );
+            let is_leaf = !before
+                .entities
+                .iter()
+                .any(|e| e.parent.as_ref() == Some(&old.part));
+            let is_html =
+                old.content_type == "text/html" || old.content_type == "application/xhtml+xml";
+            if is_leaf && !is_html {
                 assert_eq!(
-                    raw[old.header.start..old.header.end],
-                    result.message[new.header.start..new.header.end],
-                    "{name}: header of {}",
+                    raw[old.body.start..old.body.end],
+                    result.message[new.body.start..new.body.end],
+                    "{name}: body of {}",
                     old.part
                 );
-                let is_leaf = !before
-                    .entities
-                    .iter()
-                    .any(|e| e.parent.as_ref() == Some(&old.part));
-                let is_html =
-                    old.content_type == "text/html" || old.content_type == "application/xhtml+xml";
-                if is_leaf && !is_html {
-                    assert_eq!(
-                        raw[old.body.start..old.body.end],
-                        result.message[new.body.start..new.body.end],
-                        "{name}: body of {}",
-                        old.part
-                    );
-                }
             }
-            // The same multiset of resolved URLs, and every resolved HTML URL now absolute
-            // (outside parts that were left unchanged, with their reason), except the
-            // same-document references (empty, `#fragment`), which are kept as written.
-            assert_eq!(resolved(&after), resolved(&before), "{name}");
-            let left_alone: Vec<_> = result
-                .report
-                .diagnostics
-                .iter()
-                .filter(|d| d.kind == DiagnosticKind::RewriteSkipped)
-                .filter_map(|d| d.part.clone())
-                .collect();
-            for url in &after.urls {
-                let same_document = url.reference.is_empty() || url.reference.starts_with('#');
-                if matches!(url.source, UrlSource::Html { .. })
-                    && url.resolution.resolved().is_some()
-                    && !left_alone.contains(&url.part)
-                    && !same_document
-                {
-                    assert!(
-                        mimebase::url::has_scheme(&url.reference),
-                        "{name}: {} {:?} still relative",
-                        url.part,
-                        url.reference
-                    );
-                }
-            }
-            // Idempotent.
-            assert_eq!(
-                rewrite(&result.message, &options).message,
-                result.message,
-                "{name}: not idempotent"
-            );
         }
+        // The same multiset of resolved URLs, and every resolved HTML URL now absolute
+        // (outside parts that were left unchanged, with their reason), except the
+        // same-document references (empty, `#fragment`), which are kept as written.
+        assert_eq!(resolved(&after), resolved(&before), "{name}");
+        let left_alone: Vec<_> = result
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.kind == DiagnosticKind::RewriteSkipped)
+            .filter_map(|d| d.part.clone())
+            .collect();
+        for url in &after.urls {
+            let same_document = url.reference.is_empty() || url.reference.starts_with('#');
+            if matches!(url.source, UrlSource::Html { .. })
+                && url.resolution.resolved().is_some()
+                && !left_alone.contains(&url.part)
+                && !same_document
+            {
+                assert!(
+                    mimebase::url::has_scheme(&url.reference),
+                    "{name}: {} {:?} still relative",
+                    url.part,
+                    url.reference
+                );
+            }
+        }
+        // Idempotent.
+        assert_eq!(
+            rewrite(&result.message, &options).message,
+            result.message,
+            "{name}: not idempotent"
+        );
     }
     assert_eq!(messages, 75);
     eprintln!(
@@ -369,7 +346,7 @@ fn url_with_a_character_html_cannot_carry_leaves_the_part_unchanged() {
 /// properties must hold on them.
 #[test]
 fn fuzz_regressions() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz-regressions");
+    let dir = root().join("tests/data/fuzz-regressions");
     let options = Options::new();
     let mut count = 0;
     for file in std::fs::read_dir(dir).unwrap() {

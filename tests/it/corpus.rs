@@ -1,53 +1,19 @@
 //! Real mail from `../shared/corpus/messages/`: every message goes through the library and
 //! the CLI without a panic, and what `FEATURES.jsonl` (computed by others with Python's
 //! `email` package) says about each message is found again.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use mimebase::{Options, UrlSource, analyze};
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-}
-
-/// Every message file under `corpus/messages/`, sorted.
-fn messages() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![corpus().join("messages")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("../shared/corpus/messages must exist") {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.file_name().unwrap() != "FEATURES.jsonl" {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    assert!(
-        found.len() >= 70,
-        "expected the corpus's 75 messages, found {}",
-        found.len()
-    );
-    found
-}
+use crate::support::cli::mimebase;
+use crate::support::{corpus, corpus_messages};
 
 #[test]
 fn cli_urls_runs_on_every_corpus_message() {
-    let files = messages();
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .arg("urls")
-        .args(&files)
-        .output()
-        .unwrap();
+    let files = corpus_messages();
+    let names: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+    let output = mimebase(&[&["urls"], &names[..]].concat(), b"");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(
@@ -56,25 +22,16 @@ fn cli_urls_runs_on_every_corpus_message() {
         output.status
     );
     // Each file separately too, so that one message's failure cannot hide behind another's.
-    for file in &files {
-        let status = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-            .arg("urls")
-            .arg(file)
-            .output()
-            .unwrap()
-            .status;
-        assert!(
-            matches!(status.code(), Some(0 | 1)),
-            "{}: {status:?}",
-            file.display()
-        );
+    for file in names {
+        let status = mimebase(&["urls", file], b"").status;
+        assert!(matches!(status.code(), Some(0 | 1)), "{file}: {status:?}");
     }
 }
 
 #[test]
 fn library_report_is_consistent_on_every_corpus_message() {
     let (mut urls, mut unresolved, mut diagnostics) = (0, 0, 0);
-    let files = messages();
+    let files = corpus_messages();
     for file in &files {
         let raw = std::fs::read(file).unwrap();
         let report = analyze(&raw, &Options::new());
@@ -218,7 +175,7 @@ fn round_trip(roots: Vec<PathBuf>) -> usize {
 #[test]
 fn html_url_ranges_slice_the_decoded_text_on_every_corpus_message() {
     let (mut sliced, mut verbatim) = (0, 0);
-    for file in messages() {
+    for file in corpus_messages() {
         let raw = std::fs::read(&file).unwrap();
         let (report, texts) = mimebase::analyze_with_html_text(&raw, &Options::new());
         assert_eq!(report, analyze(&raw, &Options::new()), "{}", file.display());

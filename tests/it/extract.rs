@@ -1,41 +1,16 @@
 //! `mimebase extract`: hostile names never leave OUT, existing files are not overwritten
 //! without `--force`, and the corpus's MHTML pages are written with every URL that names a
 //! part pointing at an existing file in OUT (checked by reading the written HTML back).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::{Component, Path};
 
 use mimebase::{Options, UrlSource, analyze, extract};
 use pretty_assertions::assert_eq;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("extract")
-        .join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::cli::mimebase;
+use crate::support::{corpus, percent_decode, root, workdir};
 
 /// Every path under `dir`, relative, sorted.
 fn tree(dir: &Path) -> BTreeSet<String> {
@@ -160,16 +135,19 @@ fn hostile_names_never_escape_out() {
     );
 
     // Through the command: OUT is inside a parent that must hold nothing else afterwards.
-    let parent = scratch("hostile");
+    let parent = workdir("hostile");
     let out = parent.join("out");
     let message = parent.join("hostile.eml");
     fs::write(&message, &raw).unwrap();
-    let output = run(&[
-        "extract",
-        message.to_str().unwrap(),
-        "--dir",
-        out.to_str().unwrap(),
-    ]);
+    let output = mimebase(
+        &[
+            "extract",
+            message.to_str().unwrap(),
+            "--dir",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert!(output.status.success(), "{output:?}");
     let mut expected: BTreeSet<String> = ["hostile.eml", "out", "out/index.json"]
         .iter()
@@ -189,7 +167,7 @@ fn hostile_names_never_escape_out() {
 
 #[test]
 fn existing_files_are_kept_without_force() {
-    let parent = scratch("force");
+    let parent = workdir("force");
     let out = parent.join("out");
     fs::create_dir_all(&out).unwrap();
     let sample = root().join("samples/html-mail-inline-images.eml");
@@ -200,7 +178,7 @@ fn existing_files_are_kept_without_force() {
         "--dir",
         out.to_str().unwrap(),
     ];
-    let output = run(&args);
+    let output = mimebase(&args, b"");
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stderr).contains("logo.png"));
     assert_eq!(fs::read(out.join("logo.png")).unwrap(), b"keep");
@@ -214,7 +192,7 @@ fn existing_files_are_kept_without_force() {
     }
     let mut forced = args.to_vec();
     forced.push("--force");
-    let output = run(&forced);
+    let output = mimebase(&forced, b"");
     assert!(output.status.success(), "{output:?}");
     assert_eq!(
         fs::read(out.join("logo.png")).unwrap(),
@@ -289,39 +267,19 @@ fn file_of(index: &serde_json::Value, part: &str) -> Option<String> {
         .map(|f| f["file"].as_str().unwrap().to_owned())
 }
 
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let escape = bytes
-            .get(i + 1..i + 3)
-            .and_then(|hex| std::str::from_utf8(hex).ok())
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match (bytes[i], escape) {
-            (b'%', Some(value)) => {
-                out.push(value);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap()
-}
-
 /// Extracts `message` with the command and checks every written HTML file: read back as HTML,
 /// each URL that named a part in the message is now a relative path of an existing file in
 /// OUT, the one standing for that part. Returns how many such URLs were checked.
 fn check_extracted(message: &Path, out: &Path) -> usize {
-    let output = run(&[
-        "extract",
-        message.to_str().unwrap(),
-        "--dir",
-        out.to_str().unwrap(),
-    ]);
+    let output = mimebase(
+        &[
+            "extract",
+            message.to_str().unwrap(),
+            "--dir",
+            out.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert!(output.status.success(), "{}: {output:?}", message.display());
     let index: serde_json::Value =
         serde_json::from_slice(&fs::read(out.join("index.json")).unwrap()).unwrap();
@@ -371,7 +329,7 @@ fn check_extracted(message: &Path, out: &Path) -> usize {
 
 #[test]
 fn corpus_mhtml_pages_point_at_existing_files() {
-    let corpus = root().join("../shared/corpus/messages");
+    let corpus = corpus().join("messages");
     let mut total = 0;
     for (dir, file) in [
         ("chromium-blink", "multi_frames_ie.mht"),
@@ -379,7 +337,7 @@ fn corpus_mhtml_pages_point_at_existing_files() {
         ("mhtml-parser", "example.com.mhtml"),
         ("mhtml2html", "missing_headers.mhtml"),
     ] {
-        let out = scratch(&format!("corpus-{file}"));
+        let out = workdir(&format!("corpus-{file}"));
         total += check_extracted(&corpus.join(dir).join(file), &out.join("out"));
     }
     // multi_frames_ie.mht: 4 frames and 2 images; page_with_image_ie.mht: 1 image.
@@ -395,9 +353,9 @@ fn samples_point_at_existing_files() {
         "mid-reference.eml",
         "mhtml-page.eml",
     ] {
-        let out = scratch(&format!("sample-{sample}"));
+        let out = workdir(&format!("sample-{sample}"));
         total += check_extracted(&root().join("samples").join(sample), &out.join("out"));
     }
-    // 11 + 2 + 4 + 2 URLs with a target (see tests/targets.rs for each).
+    // 11 + 2 + 4 + 2 URLs with a target (see the `targets` module for each).
     assert_eq!(total, 19);
 }

@@ -1,24 +1,15 @@
 //! The `mimebase` binary, spawned as a user would run it.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-#[path = "support/cli.rs"]
-mod cli_support;
-use cli_support::{mimebase, stdout};
+use crate::support::cli::{MIMEBASE, command, json_lines, mimebase, output, run, stderr, stdout};
+use crate::support::{root, workdir};
 
 const CNN: &str = "../shared/corpus/messages/trec07p/inmail.971";
 
 #[test]
 fn urls_on_real_message_with_html_base() {
-    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(CNN).exists());
+    assert!(root().join(CNN).exists());
     let output = mimebase(&["urls", CNN], b"");
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
@@ -100,13 +91,6 @@ fn usage_error_is_claps() {
     let output = mimebase(&["frobnicate"], b"");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8(output.stderr).unwrap().contains("Usage"));
-}
-
-fn json_lines(output: &Output) -> Vec<serde_json::Value> {
-    stdout(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 #[test]
@@ -247,36 +231,10 @@ fn rewrite_unreadable_file_exits_1() {
     assert!(output.stdout.is_empty());
 }
 
-/// Runs the binary with `env` set (and `NO_COLOR`, `CLICOLOR_FORCE` cleared unless given).
+/// Runs the binary with `env` set (`NO_COLOR`, `CLICOLOR` and `CLICOLOR_FORCE` are cleared
+/// unless given).
 fn mimebase_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mimebase"));
-    command
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// A fresh empty directory under the target directory for one test.
-fn workdir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("cli-{name}-"))
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap()
+    output(command(MIMEBASE, args).envs(env.iter().copied()), stdin)
 }
 
 // ---- Exit codes: 0 all processed, 1 some input failed, 2 usage error ----
@@ -299,12 +257,8 @@ fn mistyped_option_is_a_usage_error_exit_2_for_every_command() {
 #[test]
 fn an_unusable_retrieval_url_is_a_usage_error_before_any_input_is_read() {
     let dir = workdir("retrieval");
-    std::fs::write(
-        dir.path().join("m.eml"),
-        "Content-Type: text/html\n\n<a href=x>",
-    )
-    .unwrap();
-    let file = dir.path().join("m.eml");
+    std::fs::write(dir.join("m.eml"), "Content-Type: text/html\n\n<a href=x>").unwrap();
+    let file = dir.join("m.eml");
     let file = file.to_str().unwrap();
     for command in ["inspect", "urls", "rewrite", "scan"] {
         for url in ["archive/m/1", "//host/path", ""] {
@@ -330,8 +284,7 @@ fn an_unusable_retrieval_url_is_a_usage_error_before_any_input_is_read() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("not usable as a base"));
     // Checked before standard input is read: a stdin that never ends does not block it.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["urls", "--retrieval-url", "relative"])
+    let mut child = command(MIMEBASE, &["urls", "--retrieval-url", "relative"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -362,28 +315,24 @@ fn scan_exit_codes() {
 /// binary's path): a path that cannot be read is an error line in the output and the task
 /// succeeds; a mistyped option fails the task.
 #[test]
-fn readme_hadoop_wrapper_maps_only_exit_1_to_success() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/GUIDE.md")).unwrap();
-    let wrapper = readme
+fn guide_hadoop_wrapper_maps_only_exit_1_to_success() {
+    let guide = std::fs::read_to_string(root().join("docs/GUIDE.md")).unwrap();
+    let wrapper = guide
         .split("#!/bin/sh\n")
         .nth(1)
         .and_then(|rest| rest.split("\nSH\n").next())
         .expect("the guide's wrapper script");
     assert!(wrapper.contains("./mimebase scan"), "{wrapper}");
-    let script = wrapper.replace("./mimebase", env!("CARGO_BIN_EXE_mimebase"));
-    let run = |script: &str, stdin: &[u8]| cli_support::run("sh", &["-c", script], stdin);
-    let output = run(&script, b"samples/basestriker.eml\nno/such.eml\n");
+    let script = wrapper.replace("./mimebase", MIMEBASE);
+    let sh = |script: &str, stdin: &[u8]| run("sh", &["-c", script], stdin);
+    let output = sh(&script, b"samples/basestriker.eml\nno/such.eml\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let lines: Vec<serde_json::Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&output);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["type"], "error");
     let mistyped = script.replace("--jobs", "--jbos");
     assert_ne!(mistyped, script);
-    let output = run(&mistyped, b"samples/basestriker.eml\n");
+    let output = sh(&mistyped, b"samples/basestriker.eml\n");
     assert!(!output.status.success(), "the task must fail");
     assert!(stderr(&output).contains("unexpected argument '--jbos'"));
 }
@@ -501,7 +450,7 @@ fn rewrite_keeps_same_document_references_of_real_mail() {
 #[test]
 fn rewrite_to_an_output_file() {
     let dir = workdir("rewrite-o");
-    let out = dir.path().join("out.eml");
+    let out = dir.join("out.eml");
     let input = b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"g\">\n";
     let output = mimebase(&["rewrite", "-o", out.to_str().unwrap()], input);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -511,9 +460,9 @@ fn rewrite_to_an_output_file() {
         b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"http://b/g\">\n"
     );
     // Only the output file is left in the directory: no temporary file.
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     // A directory that does not exist: nothing is written, and the exit code says so.
-    let missing = dir.path().join("no/such/dir/out.eml");
+    let missing = dir.join("no/such/dir/out.eml");
     let output = mimebase(&["rewrite", "-o", missing.to_str().unwrap()], input);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).starts_with("mimebase: writing "));
@@ -524,14 +473,14 @@ fn rewrite_to_an_output_file() {
 fn rewrite_in_place_replaces_the_file_whole_and_keeps_its_permissions() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = workdir("rewrite-in-place");
-    let file = dir.path().join("m.eml");
+    let file = dir.join("m.eml");
     std::fs::write(
         &file,
         b"Base: http://b/\nContent-Type: text/html\n\n<a href=\"g\">\n",
     )
     .unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let link = dir.path().join("link.eml");
+    let link = dir.join("link.eml");
     std::os::unix::fs::symlink("m.eml", &link).unwrap();
     let output = mimebase(&["rewrite", "--in-place", link.to_str().unwrap()], b"");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -550,7 +499,7 @@ fn rewrite_in_place_replaces_the_file_whole_and_keeps_its_permissions() {
             .file_type()
             .is_symlink()
     );
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 
     // Standard input cannot be replaced: a usage error.
     let output = mimebase(&["rewrite", "--in-place"], b"x");
@@ -716,10 +665,11 @@ fn completions_for_each_shell() {
 #[test]
 fn bash_completion_script_loads_in_bash() {
     let script = stdout(&mimebase(&["completions", "bash"], b""));
-    let output = Command::new("bash")
-        .args(["-c", &format!("{script}\ncomplete -p mimebase")])
-        .output()
-        .unwrap();
+    let output = run(
+        "bash",
+        &["-c", &format!("{script}\ncomplete -p mimebase")],
+        b"",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(stdout(&output).contains("_mimebase"));
 }

@@ -1,19 +1,15 @@
 //! `mimebase scan`, spawned as an indexer would run it, on a Maildir and an mbox file built
 //! at run time and on the real corpus; lines compared as parsed JSON.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+
+use crate::support::cli::{MIMEBASE, json_lines, mimebase, mimebase_in};
+use crate::support::{corpus, files_under, workdir, write};
 
 /// What one run printed: the NDJSON lines parsed, stderr, the exit code.
 struct Run {
@@ -22,44 +18,19 @@ struct Run {
     code: Option<i32>,
 }
 
+/// Runs `mimebase scan ARGS` in `dir` with `stdin` on standard input.
 fn scan(args: &[&str], stdin: &[u8], dir: &Path) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .arg("scan")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let feeder = std::thread::spawn(move || input.write_all(&stdin));
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(stdout.is_empty() || stdout.ends_with('\n'), "{stdout}");
+    let output = mimebase_in(dir, &[&["scan"], args].concat(), stdin);
+    assert!(
+        output.stdout.is_empty() || output.stdout.ends_with(b"\n"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
     Run {
-        lines: stdout
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-            .collect(),
+        lines: json_lines(&output),
         stderr: String::from_utf8(output.stderr).unwrap(),
         code: output.status.code(),
     }
-}
-
-/// A fresh directory for one test.
-fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, bytes).unwrap();
 }
 
 /// Where each line came from: `(type, path, format, offset, length)`.
@@ -317,7 +288,7 @@ fn directories_are_walked_in_byte_order_and_output_keeps_input_order_in_parallel
     );
     assert_eq!(run.code, Some(0));
 
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/messages");
+    let corpus = corpus().join("messages");
     let corpus = corpus.to_str().unwrap();
     let one = scan(&["--jobs", "1", corpus], b"", &dir);
     for jobs in ["2", "5"] {
@@ -474,19 +445,8 @@ fn stdin_cannot_be_read_twice() {
 /// at all) goes through, with a summary and no panic.
 #[test]
 fn whole_corpus_completes_with_a_summary() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let mut files = 0;
-    let mut dirs = vec![corpus.clone()];
-    while let Some(dir) = dirs.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            if entry.file_type().unwrap().is_dir() {
-                dirs.push(entry.path());
-            } else {
-                files += 1;
-            }
-        }
-    }
+    let corpus = corpus();
+    let files = files_under(&corpus).len();
     assert!(files > 9000, "{files}");
     let run = scan(&[corpus.to_str().unwrap()], b"", &corpus);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -561,13 +521,9 @@ fn scan_output_reads_back_into_the_library_types() {
     use mimebase::scan::ScanLine;
 
     // The bench corpus too would take a minute in a debug build: the library-side round trip
-    // over it is in tests/corpus.rs.
+    // over it is in the `corpus` module.
     let roots = ["../shared/corpus/messages"];
-    let output = Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(["scan", "--jobs", "2"])
-        .args(roots)
-        .output()
-        .unwrap();
+    let output = mimebase(&[&["scan", "--jobs", "2"][..], &roots].concat(), b"");
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let options = mimebase::Options::new();
@@ -731,8 +687,7 @@ fn progress_bar_on_a_terminal_is_never_glued_to_output() {
     write(&dir.join("a.eml"), b"Subject: a\n\n");
     write(&dir.join("b.eml"), b"Subject: b\n\n");
     let command = format!(
-        "(echo a.eml; sleep 1; echo missing.eml; sleep 1; echo b.eml) | '{}' scan --jobs 1 --paths-from -",
-        env!("CARGO_BIN_EXE_mimebase")
+        "(echo a.eml; sleep 1; echo missing.eml; sleep 1; echo b.eml) | '{MIMEBASE}' scan --jobs 1 --paths-from -"
     );
     let output = Command::new("script")
         .args(["-qfec", &command, "/dev/null"])

@@ -1,12 +1,6 @@
 //! mbox files and size limits in every command, through the `mimebase` binary as a user runs
 //! it: an mbox is split into its messages by the one splitter of `mimebase::mailbox`, and no
 //! input is read past `--max-message-bytes`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,25 +8,13 @@ use std::process::{Command, Output};
 
 use pretty_assertions::assert_eq;
 
-#[path = "support/cli.rs"]
-mod cli_support;
-use cli_support::{mimebase, stdout};
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn json_lines(output: &Output) -> Vec<serde_json::Value> {
-    stdout(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
+use crate::support::cli::{json_lines, mimebase, stderr, stdout};
+use crate::support::{root, workdir};
 
 const TWO: &str = "samples/two.mbox";
 
 fn two_mbox() -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(TWO)).unwrap()
+    std::fs::read(root().join(TWO)).unwrap()
 }
 
 /// The byte offset of the second message's `From ` line, found in the file itself.
@@ -156,17 +138,11 @@ fn message_of(size: usize) -> Vec<u8> {
     message
 }
 
-fn workdir() -> tempfile::TempDir {
-    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target).unwrap();
-    tempfile::tempdir_in(target).unwrap()
-}
-
 #[test]
 fn a_message_over_the_limit_is_too_large_and_the_next_input_is_read() {
-    let dir = workdir();
-    let big = dir.path().join("big.eml");
-    let small = dir.path().join("small.eml");
+    let dir = workdir("too-large");
+    let big = dir.join("big.eml");
+    let small = dir.join("small.eml");
     std::fs::write(&big, message_of(3000)).unwrap();
     std::fs::write(&small, message_of(2000)).unwrap();
     let (big, small) = (big.to_str().unwrap(), small.to_str().unwrap());
@@ -229,8 +205,8 @@ fn a_message_of_an_mbox_over_the_limit_does_not_cost_the_others() {
     );
     mbox.extend(b"\n<a href=\"two.html\">\n");
     for stdin in [false, true] {
-        let dir = workdir();
-        let path = dir.path().join("m.mbox");
+        let dir = workdir("mbox-over-the-limit");
+        let path = dir.join("m.mbox");
         std::fs::write(&path, &mbox).unwrap();
         let path = path.to_str().unwrap();
         let args = ["urls", "--json", "--max-message-bytes", "2K"];
@@ -260,7 +236,7 @@ fn dev_zero_ends_promptly_with_too_large() {
         eprintln!("skipped: no /dev/zero on this system");
         return;
     }
-    // As the issue ran it: the default limit (64 MiB), then a small one with another input.
+    // First with the default limit (64 MiB), then with a small one and another input after.
     let output = mimebase(&["inspect", "/dev/zero"], b"");
     assert_eq!(output.status.code(), Some(1));
     assert!(
@@ -287,8 +263,8 @@ fn dev_zero_ends_promptly_with_too_large() {
         assert!(records.iter().skip(1).all(|r| r["path"] == TWO));
         assert!(records.len() > 1);
     }
-    let dir = workdir();
-    let out = dir.path().join("out");
+    let dir = workdir("dev-zero");
+    let out = dir.join("out");
     let out = out.to_str().unwrap();
     for args in [
         &["rewrite", "/dev/zero"][..],
@@ -310,8 +286,8 @@ fn dev_zero_ends_promptly_with_too_large() {
 #[cfg(unix)]
 #[test]
 fn an_endless_fifo_is_read_up_to_the_limit() {
-    let dir = workdir();
-    let fifo = dir.path().join("endless");
+    let dir = workdir("fifo");
+    let fifo = dir.join("endless");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|status| status.success()) {
         eprintln!("skipped: mkfifo is not available");
@@ -349,11 +325,11 @@ fn an_endless_fifo_is_read_up_to_the_limit() {
     );
 }
 
-/// Runs `rewrite` on `mbox` given as a file (`args` before the file name) and returns the
-/// output and the process's result.
-fn rewrite_file(mbox: &[u8], args: &[&str]) -> (Output, tempfile::TempDir) {
-    let dir = workdir();
-    let path = dir.path().join("in.mbox");
+/// Runs `rewrite` on `mbox` given as a file (`args` before the file name), in the directory
+/// `workdir(name)`; returns what the process printed and that directory.
+fn rewrite_file(name: &str, mbox: &[u8], args: &[&str]) -> (Output, PathBuf) {
+    let dir = workdir(name);
+    let path = dir.join("in.mbox");
     std::fs::write(&path, mbox).unwrap();
     let output = mimebase(
         &[&["rewrite"], args, &[path.to_str().unwrap()]].concat(),
@@ -410,8 +386,8 @@ fn rewrite_gives_each_message_of_an_mbox_its_own_base() {
         assert_eq!(messages_of(&rewritten), expected);
         assert_ne!(expected, messages_of(&mbox));
         // And `urls` on the output finds the absolute links with the same bases.
-        let dir = workdir();
-        let path = dir.path().join("out.mbox");
+        let dir = workdir("rewrite-each-base");
+        let path = dir.join("out.mbox");
         std::fs::write(&path, &rewritten).unwrap();
         let output = mimebase(&["urls", path.to_str().unwrap()], b"");
         let text = stdout(&output);
@@ -442,10 +418,10 @@ fn rewrite_of_an_mbox_needing_no_change_is_byte_identical() {
         let output = mimebase(&["rewrite"], &mbox);
         assert_eq!(output.status.code(), Some(0), "{shown}");
         assert_eq!(String::from_utf8_lossy(&output.stdout), shown);
-        let (output, dir) = rewrite_file(&mbox, &["--in-place"]);
+        let (output, dir) = rewrite_file("no-change-in-place", &mbox, &["--in-place"]);
         assert_eq!(output.status.code(), Some(0), "{shown}");
-        assert_eq!(std::fs::read(dir.path().join("in.mbox")).unwrap(), mbox);
-        let (output, _dir) = rewrite_file(&mbox, &[]);
+        assert_eq!(std::fs::read(dir.join("in.mbox")).unwrap(), mbox);
+        let (output, _) = rewrite_file("no-change", &mbox, &[]);
         assert_eq!(output.stdout, mbox, "{shown}");
     }
 }
@@ -477,17 +453,14 @@ Content-Base: http://b.example/\n\n<a href=\"y.html\">\n"
 fn rewrite_of_an_mbox_to_a_file_and_in_place() {
     let mbox = two_mbox();
     let on_stdout = mimebase(&["rewrite", TWO], b"").stdout;
-    let dir = workdir();
-    let out = dir.path().join("out.mbox");
+    let dir = workdir("to-a-file");
+    let out = dir.join("out.mbox");
     let output = mimebase(&["rewrite", "-o", out.to_str().unwrap(), TWO], b"");
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(std::fs::read(&out).unwrap(), on_stdout);
-    let (output, dir) = rewrite_file(&mbox, &["--in-place"]);
+    let (output, dir) = rewrite_file("in-place", &mbox, &["--in-place"]);
     assert_eq!(output.status.code(), Some(0));
-    assert_eq!(
-        std::fs::read(dir.path().join("in.mbox")).unwrap(),
-        on_stdout
-    );
+    assert_eq!(std::fs::read(dir.join("in.mbox")).unwrap(), on_stdout);
 }
 
 #[test]
@@ -496,7 +469,7 @@ fn rewrite_copies_a_message_over_the_limit_from_the_file_and_refuses_from_stdin(
     mbox.extend(message_of(3000));
     mbox.extend(b"\n\n");
     mbox.extend(two_mbox());
-    let (output, dir) = rewrite_file(&mbox, &["--max-message-bytes", "2K"]);
+    let (output, dir) = rewrite_file("over-the-limit", &mbox, &["--max-message-bytes", "2K"]);
     assert_eq!(output.status.code(), Some(1), "a message was not analyzed");
     let text = String::from_utf8(output.stdout.clone()).unwrap();
     let big_end = 9 + 3000 + 1;
@@ -513,7 +486,7 @@ fn rewrite_copies_a_message_over_the_limit_from_the_file_and_refuses_from_stdin(
         stderr(&output)
     );
     // In place, the whole mbox is written.
-    let path = dir.path().join("in.mbox");
+    let path = dir.join("in.mbox");
     let output = mimebase(
         &[
             "rewrite",
@@ -528,7 +501,7 @@ fn rewrite_copies_a_message_over_the_limit_from_the_file_and_refuses_from_stdin(
     assert_eq!(std::fs::read(&path).unwrap(), text.as_bytes());
 
     // From standard input the bytes of the big message are gone: -o writes nothing.
-    let out = dir.path().join("out.mbox");
+    let out = dir.join("out.mbox");
     let output = mimebase(
         &[
             "rewrite",
@@ -556,8 +529,8 @@ fn rewrite_copies_a_message_over_the_limit_from_the_file_and_refuses_from_stdin(
 #[test]
 fn extract_gives_each_message_of_an_mbox_a_directory_named_by_its_offset() {
     let second = second_offset(&two_mbox());
-    let dir = workdir();
-    let out = dir.path().join("out");
+    let dir = workdir("extract");
+    let out = dir.join("out");
     let output = mimebase(&["extract", "--dir", out.to_str().unwrap(), TWO], b"");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     for (offset, base) in [
@@ -576,9 +549,9 @@ fn extract_gives_each_message_of_an_mbox_a_directory_named_by_its_offset() {
         );
     }
     // An mbox of one message is extracted into OUT itself, as a file of one message is.
-    let one = dir.path().join("one.mbox");
+    let one = dir.join("one.mbox");
     std::fs::write(&one, &two_mbox()[..second - 1]).unwrap();
-    let out = dir.path().join("one");
+    let out = dir.join("one");
     let output = mimebase(
         &[
             "extract",
@@ -606,11 +579,7 @@ fn extract_reads_no_more_than_the_limit() {
     );
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("more than 2048 bytes"));
-    assert!(
-        !Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("target/never-written")
-            .exists()
-    );
+    assert!(!root().join("target/never-written").exists());
 }
 
 #[test]

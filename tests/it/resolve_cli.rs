@@ -1,39 +1,25 @@
 //! `mimebase resolve`, spawned as a user would run it: the RFC examples of
 //! `tests/data/rfc-examples.json` come out line for line, and a reference that cannot be
 //! resolved gives an empty line, a diagnostic and exit code 1 without stopping the others.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-fn mimebase(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mimebase"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use crate::support::cli::{mimebase, stderr, stdout};
+use crate::support::root;
 
 fn stdout_lines(output: &Output) -> Vec<String> {
-    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    let stdout = stdout(output);
     assert!(stdout.ends_with('\n'), "{stdout:?}");
     stdout.lines().map(str::to_owned).collect()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 /// `(base, [(ref, expected)])` of the cases whose source starts with `source_prefix`, with the
 /// expected values of `resolver`, in the file's (the RFC's) order.
 fn rfc_cases(source_prefix: &str, resolver: &str) -> (String, Vec<(String, String)>) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rfc-examples.json");
+    let path = root().join("tests/data/rfc-examples.json");
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases: Vec<&Value> = data["cases"]
         .as_array()
@@ -71,14 +57,14 @@ fn check_table(source_prefix: &str, resolver: Option<&str>, count: usize) {
     }
     args.extend([base.as_str(), "--"]);
     args.extend(pairs.iter().map(|(reference, _)| reference.as_str()));
-    let output = mimebase(&args);
+    let output = mimebase(&args, b"");
     assert_eq!(stderr(&output), "");
     assert_eq!(output.status.code(), Some(0));
     let expected: Vec<String> = pairs.iter().map(|(_, url)| url.clone()).collect();
     assert_eq!(stdout_lines(&output), expected);
 }
 
-/// The acceptance test of the issue: the default resolver prints RFC 1808 §5's 39 results.
+/// The default resolver prints RFC 1808 §5's 39 results.
 #[test]
 fn rfc1808_section_5_examples_by_default() {
     check_table("RFC 1808 ", None, 39);
@@ -103,14 +89,17 @@ fn every_table_through_every_resolver() {
 fn unresolvable_reference_prints_an_empty_line_and_exits_2_after_all() {
     // `mailto:x` cannot be a base for a relative reference in the URL Standard; the absolute
     // reference after it is still resolved and printed.
-    let output = mimebase(&[
-        "resolve",
-        "--resolver",
-        "whatwg",
-        "mailto:x",
-        "g",
-        "mailto:y",
-    ]);
+    let output = mimebase(
+        &[
+            "resolve",
+            "--resolver",
+            "whatwg",
+            "mailto:x",
+            "g",
+            "mailto:y",
+        ],
+        b"",
+    );
     assert_eq!(stdout_lines(&output), vec!["", "mailto:y"]);
     let diagnostics = stderr(&output);
     assert_eq!(diagnostics.lines().count(), 1, "{diagnostics}");
@@ -119,7 +108,10 @@ fn unresolvable_reference_prints_an_empty_line_and_exits_2_after_all() {
 
     // A base without a scheme cannot serve RFC 1808 (§4 step 1) or the URL Standard.
     for resolver in ["rfc1808", "whatwg"] {
-        let output = mimebase(&["resolve", "--resolver", resolver, "a/b", "--", "c", ""]);
+        let output = mimebase(
+            &["resolve", "--resolver", resolver, "a/b", "--", "c", ""],
+            b"",
+        );
         assert_eq!(stdout_lines(&output), vec!["", ""], "{resolver}");
         let diagnostics = stderr(&output);
         assert_eq!(diagnostics.lines().count(), 2, "{diagnostics}");
@@ -137,17 +129,23 @@ fn unresolvable_reference_prints_an_empty_line_and_exits_2_after_all() {
 /// note on stderr says so for each; the exit status stays 0.
 #[test]
 fn rfc3986_resolves_against_a_base_without_a_scheme() {
-    let output = mimebase(&[
-        "resolve",
-        "--resolver",
-        "rfc3986",
-        "/foo/bar",
-        "--",
-        "baz",
-        "",
-    ]);
+    let output = mimebase(
+        &[
+            "resolve",
+            "--resolver",
+            "rfc3986",
+            "/foo/bar",
+            "--",
+            "baz",
+            "",
+        ],
+        b"",
+    );
     assert_eq!(stdout_lines(&output), vec!["/foo/baz", "/foo/bar"]);
-    let output = mimebase(&["resolve", "--resolver", "rfc3986", "/foo?bar", "?y", "g:h"]);
+    let output = mimebase(
+        &["resolve", "--resolver", "rfc3986", "/foo?bar", "?y", "g:h"],
+        b"",
+    );
     assert_eq!(stdout_lines(&output), vec!["/foo?y", "g:h"]);
     let notes = stderr(&output);
     assert_eq!(notes.lines().count(), 1, "{notes}");
@@ -161,18 +159,21 @@ fn rfc3986_resolves_against_a_base_without_a_scheme() {
 #[test]
 fn empty_reference_prints_the_base() {
     // RFC 1808 §4 step 2a: the whole base, fragment included.
-    let output = mimebase(&["resolve", "http://a/b/c/d;p?q#f", ""]);
+    let output = mimebase(&["resolve", "http://a/b/c/d;p?q#f", ""], b"");
     assert_eq!(stdout_lines(&output), vec!["http://a/b/c/d;p?q#f"]);
     assert_eq!(output.status.code(), Some(0));
     // RFC 3986 §5.1 and the URL Standard drop the base's fragment.
     for resolver in ["rfc3986", "whatwg"] {
-        let output = mimebase(&[
-            "resolve",
-            "--resolver",
-            resolver,
-            "http://a/b/c/d;p?q#f",
-            "",
-        ]);
+        let output = mimebase(
+            &[
+                "resolve",
+                "--resolver",
+                resolver,
+                "http://a/b/c/d;p?q#f",
+                "",
+            ],
+            b"",
+        );
         assert_eq!(
             stdout_lines(&output),
             vec!["http://a/b/c/d;p?q"],
@@ -184,7 +185,7 @@ fn empty_reference_prints_the_base() {
 
 #[test]
 fn references_that_look_like_options_after_the_separator() {
-    let output = mimebase(&["resolve", "http://a/b/c/d;p?q#f", "--", "-g", "--x"]);
+    let output = mimebase(&["resolve", "http://a/b/c/d;p?q#f", "--", "-g", "--x"], b"");
     assert_eq!(stderr(&output), "");
     assert_eq!(
         stdout_lines(&output),

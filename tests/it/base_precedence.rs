@@ -1,13 +1,9 @@
 //! One test per rule of base precedence (the crate docs' steps 1–5), through the public `analyze`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, Unresolved, analyze};
 use pretty_assertions::assert_eq;
+
+use crate::support::kinds;
 
 fn run(message: &str) -> Report {
     analyze(message.as_bytes(), &Options::new())
@@ -30,10 +26,6 @@ fn resolved<'a>(report: &'a Report, part: &str) -> Vec<(&'a str, Option<&'a str>
         .filter(|u| u.part.as_str() == part)
         .map(|u| (u.reference.as_str(), u.resolution.resolved()))
         .collect()
-}
-
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
 }
 
 // Step 1: content base.

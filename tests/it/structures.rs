@@ -1,18 +1,10 @@
 //! Every MIME structure the walker must handle (entities, bad input), through the public `analyze`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
-#[path = "support/adversarial.rs"]
-#[allow(dead_code)]
-mod adversarial;
-
-use adversarial::base64;
 use mimebase::{BaseSource, DiagnosticKind, Options, Report, analyze};
 use pretty_assertions::assert_eq;
+
+use crate::support::adversarial::base64;
+use crate::support::kinds;
 
 fn run(message: &[u8]) -> Report {
     analyze(message, &Options::new())
@@ -24,10 +16,6 @@ fn tree(report: &Report) -> Vec<(&str, &str)> {
         .iter()
         .map(|e| (e.part.as_str(), e.content_type.as_str()))
         .collect()
-}
-
-fn kinds(report: &Report) -> Vec<DiagnosticKind> {
-    report.diagnostics.iter().map(|d| d.kind).collect()
 }
 
 #[test]

@@ -2,36 +2,14 @@
 //! over every message of `../shared/corpus/messages/`, the entities in document order with
 //! their depth and content type. Every difference is listed in [`KNOWN_DIFFERENCES`] with
 //! its reason; an unlisted difference fails, and so does a listed one that no longer occurs.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
-use std::path::{Path, PathBuf};
 
 use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 use mimebase::{Options, analyze};
 
+use crate::support::{corpus, corpus_messages};
+
 /// (corpus file, why our tree differs from mail-parser's).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
-
-fn corpus_messages() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/messages");
-    let mut found = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("../shared/corpus/messages") {
-        let dir = dir.unwrap().path();
-        if dir.is_dir() {
-            for file in std::fs::read_dir(&dir).unwrap() {
-                found.push(file.unwrap().path());
-            }
-        }
-    }
-    found.sort();
-    assert_eq!(found.len(), 75);
-    found
-}
 
 /// mail-parser's tree as (depth, type/subtype), pre-order, a `message/rfc822` part followed
 /// by the message it holds one level deeper, as our entities are.
@@ -84,13 +62,11 @@ fn our_tree(raw: &[u8]) -> Vec<(usize, String)> {
 fn entity_trees_match_mail_parser() {
     let mut compared = 0;
     let mut differing = Vec::new();
-    for path in corpus_messages() {
+    let messages = corpus_messages();
+    assert_eq!(messages.len(), 75);
+    for path in messages {
         let raw = std::fs::read(&path).unwrap();
-        let name = path
-            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/"))
-            .unwrap()
-            .display()
-            .to_string();
+        let name = path.strip_prefix(corpus()).unwrap().display().to_string();
         let theirs = {
             let message = MessageParser::default()
                 .parse(&raw[..])

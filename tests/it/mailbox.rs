@@ -1,31 +1,14 @@
 //! `mimebase::mailbox` used as a library, the way an indexer written in Rust reads an archive
 //! without the command line: a directory holding a Maildir and an mbox file, built at run time.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Walker, open};
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
-/// A fresh directory for one test.
-fn workdir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, bytes).unwrap();
-}
+use crate::support::{workdir, write};
 
 /// `(path relative to dir, format, offset, length, bytes or error kind)` of each message.
 type Seen = (

@@ -1,0 +1,126 @@
+//! What the integration tests share: where the crate, its samples and the corpus are, scratch
+//! directories, line-ending and percent-decoding helpers for building inputs and oracles, the
+//! generated adversarial messages, a deterministic PRNG, and running the `mimebase` binary.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use mimebase::{DiagnosticKind, Report};
+
+pub mod adversarial;
+#[cfg(feature = "cli")]
+pub mod cli;
+pub mod xorshift;
+
+/// The crate's directory: `samples/`, `tests/data/` and `README.md` are below it, and the
+/// binary runs there.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The real-mail corpus, `../shared/corpus` beside the checkout (read in place, never copied).
+pub fn corpus() -> PathBuf {
+    root().join("../shared/corpus")
+}
+
+/// Every file below `dir`, at any depth, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Every message of the corpus (each file below `corpus/messages/` but the `FEATURES.jsonl`
+/// that describes them), sorted.
+pub fn corpus_messages() -> Vec<PathBuf> {
+    let found: Vec<PathBuf> = files_under(&corpus().join("messages"))
+        .into_iter()
+        .filter(|path| path.file_name().is_none_or(|name| name != "FEATURES.jsonl"))
+        .collect();
+    assert!(
+        found.len() >= 70,
+        "expected the corpus's 75 messages, found {}",
+        found.len()
+    );
+    found
+}
+
+/// A fresh, empty directory for one test, `NAME` in a directory named after the calling test
+/// module under Cargo's temporary directory for integration tests: so modules cannot collide,
+/// and what a failing test wrote stays there to be looked at until it runs again.
+#[track_caller]
+pub fn workdir(name: &str) -> PathBuf {
+    let caller = Path::new(std::panic::Location::caller().file());
+    let module = caller.file_stem().unwrap_or_default();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(module)
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `bytes` to `path`, creating the directories it needs.
+pub fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// `lf` with every LF that is not already preceded by CR turned into CRLF.
+pub fn to_crlf(lf: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(lf.len() + lf.len() / 16);
+    let mut previous = None;
+    for &byte in lf {
+        if byte == b'\n' && previous != Some(b'\r') {
+            out.push(b'\r');
+        }
+        out.push(byte);
+        previous = Some(byte);
+    }
+    out
+}
+
+/// `%hh` decoding (anything else, a `%` without two hex digits included, is kept), the bytes
+/// read as UTF-8 with replacement characters. Written out here rather than taken from the
+/// library, so that oracles built on it do not share the library's mistakes. (Only modules
+/// that also run the binary use it.)
+#[cfg(feature = "cli")]
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let escape = bytes
+            .get(i + 1..i + 3)
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match (bytes[i], escape) {
+            (b'%', Some(value)) => {
+                out.push(value);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The kind of every diagnostic of `report`, in order.
+pub fn kinds(report: &Report) -> Vec<DiagnosticKind> {
+    report.diagnostics.iter().map(|d| d.kind).collect()
+}
