@@ -349,7 +349,6 @@ impl<R: Read> Chunks<R> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
     use super::*;
 

@@ -72,7 +72,6 @@ fn lines_to_quote(message: &[u8]) -> impl Iterator<Item = usize> + '_ {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
     use super::*;
 

@@ -229,7 +229,6 @@ fn escaped_contents(text: &str, out: &mut Vec<u8>) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use crate::scan::{ScanLine, Source};
     use crate::url::Resolver;

@@ -105,7 +105,6 @@ pub enum ResolveError {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
 
     use super::*;
 
