@@ -1,12 +1,14 @@
-//! The names that records hold: header field names ([`FieldName`]), where a base came from
-//! ([`BaseSource`]) and the resolution algorithms ([`Resolver`]). Each is one table giving every
-//! variant, its serialized name and its description, so that the parser, the report, the JSON
-//! and the docs cannot disagree about a name.
+//! The names that records hold: header field names ([`FieldName`]), HTML element and attribute
+//! names ([`ELEMENT_NAMES`], [`URL_ATTRIBUTE_NAMES`]), where a base came from ([`BaseSource`]),
+//! how a URL names a part ([`TargetMatch`]) and the resolution algorithms ([`Resolver`]). Each
+//! is one table (an enum's giving every variant, its serialized name and its description), so
+//! that the parsers, the report, the JSON and the docs cannot disagree about a name.
 //!
 //! This module is the bottom of the crate: it imports nothing from it, and everything else
 //! (the data model in [`report`](crate::report), the stages that fill it, the command line)
 //! names things through it.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -348,6 +350,210 @@ pub(crate) use serde_by_name;
 
 serde_by_name!(BaseSource, Resolver, TargetMatch);
 
+/// The attributes whose values hold URLs, as the HTML scan reads them (lowercase, as HTML's
+/// tokenizer gives names; `xlink:href` is SVG's): what `html:<tag>@<attribute>` names in a URL
+/// record. Sources: the HTML Standard's
+/// [attribute index](https://html.spec.whatwg.org/multipage/indices.html#attributes-3), HTML
+/// 4.01's `%URI` attributes, SVG 2's `href` and `xlink:href`, `content` of a meta refresh and
+/// `style` (CSS).
+pub const URL_ATTRIBUTE_NAMES: &[&str] = &[
+    "href",
+    "src",
+    "action",
+    "formaction",
+    "cite",
+    "background",
+    "longdesc",
+    "usemap",
+    "data",
+    "codebase",
+    "poster",
+    "manifest",
+    "profile",
+    "srcset",
+    "imagesrcset",
+    "ping",
+    "xlink:href",
+    "content",
+    "style",
+];
+
+/// `name` as [`URL_ATTRIBUTE_NAMES`] spells it (compared exactly: names are lowercase), when it
+/// is one.
+pub fn url_attribute_name(name: &str) -> Option<&'static str> {
+    URL_ATTRIBUTE_NAMES
+        .iter()
+        .find(|known| **known == name)
+        .copied()
+}
+
+/// The local names of the elements a URL record names most: the elements of the HTML
+/// Standard's [index](https://html.spec.whatwg.org/multipage/indices.html#elements-3), HTML 4's,
+/// and the SVG elements whose attributes hold URLs; sorted by byte value. A URL record names its
+/// element with one of these without allocating (see [`element`]).
+pub const ELEMENT_NAMES: &[&str] = &[
+    "a",
+    "abbr",
+    "acronym",
+    "address",
+    "applet",
+    "area",
+    "article",
+    "aside",
+    "audio",
+    "b",
+    "base",
+    "basefont",
+    "bdi",
+    "bdo",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "button",
+    "canvas",
+    "caption",
+    "center",
+    "cite",
+    "code",
+    "col",
+    "colgroup",
+    "data",
+    "datalist",
+    "dd",
+    "del",
+    "details",
+    "dfn",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "feImage",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "font",
+    "footer",
+    "form",
+    "frame",
+    "frameset",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "i",
+    "iframe",
+    "image",
+    "img",
+    "input",
+    "ins",
+    "isindex",
+    "kbd",
+    "label",
+    "legend",
+    "li",
+    "link",
+    "main",
+    "map",
+    "mark",
+    "menu",
+    "meta",
+    "meter",
+    "nav",
+    "noframes",
+    "noscript",
+    "object",
+    "ol",
+    "optgroup",
+    "option",
+    "output",
+    "p",
+    "param",
+    "picture",
+    "pre",
+    "progress",
+    "q",
+    "rp",
+    "rt",
+    "ruby",
+    "s",
+    "samp",
+    "script",
+    "search",
+    "section",
+    "select",
+    "slot",
+    "small",
+    "source",
+    "span",
+    "strike",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "svg",
+    "table",
+    "tbody",
+    "td",
+    "template",
+    "textarea",
+    "tfoot",
+    "th",
+    "thead",
+    "time",
+    "title",
+    "tr",
+    "track",
+    "tt",
+    "u",
+    "ul",
+    "use",
+    "var",
+    "video",
+    "wbr",
+];
+
+/// An element's local name (lowercase, or SVG's camel case as tree construction gives it),
+/// borrowed from [`ELEMENT_NAMES`] when it is there, else owned (a custom element).
+pub fn element(name: &[u8]) -> Cow<'static, str> {
+    // The elements that hold most URLs in mail first, without a search.
+    let common = match name {
+        b"a" => Some("a"),
+        b"img" => Some("img"),
+        b"td" => Some("td"),
+        b"table" => Some("table"),
+        b"link" => Some("link"),
+        b"div" => Some("div"),
+        b"span" => Some("span"),
+        b"p" => Some("p"),
+        b"body" => Some("body"),
+        b"font" => Some("font"),
+        _ => None,
+    };
+    if let Some(common) = common {
+        return Cow::Borrowed(common);
+    }
+    ELEMENT_NAMES
+        .binary_search_by(|known| known.as_bytes().cmp(name))
+        .ok()
+        .and_then(|i| ELEMENT_NAMES.get(i))
+        .map_or_else(
+            || Cow::Owned(String::from_utf8_lossy(name).into_owned()),
+            |known| Cow::Borrowed(*known),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,6 +589,20 @@ mod tests {
             assert!(field.is_base_field() && !field.is_list_field());
             assert!(BaseSource::of_field(field).is_some());
         }
+    }
+
+    #[test]
+    fn element_names_come_from_the_table() {
+        assert!(ELEMENT_NAMES.is_sorted_by(|a, b| a.as_bytes() < b.as_bytes()));
+        for name in ELEMENT_NAMES {
+            assert!(matches!(element(name.as_bytes()), Cow::Borrowed(n) if n == *name));
+        }
+        assert!(matches!(element(b"x-custom"), Cow::Owned(n) if n == "x-custom"));
+        for name in URL_ATTRIBUTE_NAMES {
+            assert_eq!(url_attribute_name(name), Some(*name));
+        }
+        assert_eq!(url_attribute_name("HREF"), None);
+        assert_eq!(url_attribute_name("class"), None);
     }
 
     /// Each name reads back as its variant, and serializes as its name.

@@ -273,7 +273,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             let (tag, attribute) = match place.rsplit_once('@') {
                 Some((tag, attribute)) => (
                     tag,
-                    Some(crate::html::url_attribute_name(attribute).ok_or_else(|| {
+                    Some(crate::vocab::url_attribute_name(attribute).ok_or_else(|| {
                         de::Error::custom(format_args!(
                             "no URL is found in a {attribute} attribute"
                         ))
@@ -282,7 +282,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
                 None => (place, None),
             };
             UrlSource::Html {
-                tag: crate::html::element(tag.as_bytes()),
+                tag: crate::vocab::element(tag.as_bytes()),
                 attribute,
                 range: wire
                     .range

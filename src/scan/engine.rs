@@ -119,8 +119,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
 use super::{ScanErrorKind, ScanLine};
-use crate::Options;
 use crate::mailbox::{self, Found, Input, Message, Opened};
+use crate::options::Options;
 use crate::report::Report;
 
 /// How far ahead of the next item the workers may read, per job: the window of

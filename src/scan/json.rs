@@ -230,9 +230,10 @@ fn escaped_contents(text: &str, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::analyze::analyze;
+    use crate::options::Options;
     use crate::scan::{ScanLine, Source};
     use crate::url::Resolver;
-    use crate::{Options, analyze};
 
     /// Every optional field and every kind of string escape, compared with serde's bytes.
     #[test]

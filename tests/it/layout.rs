@@ -153,9 +153,14 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
         let code = code_only(&fs::read_to_string(&file).unwrap());
         let names = graph.entry(top.clone()).or_default();
         for name in crate_paths(&code) {
-            // Re-exports at the crate root (`crate::Options`) name the module they come from
-            // only through lib.rs: resolve the capitalised ones to it.
-            if name != top && name.chars().next().is_some_and(char::is_lowercase) {
+            // A re-export at the crate root (`crate::Options`) would hide the module it comes
+            // from: library code names that module (`crate::options::Options`).
+            assert!(
+                !name.starts_with(char::is_uppercase),
+                "{}: `crate::{name}` names a root re-export; name its module",
+                relative.display()
+            );
+            if name != top {
                 names.insert(name);
             }
         }

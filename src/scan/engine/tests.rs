@@ -9,8 +9,9 @@ use pretty_assertions::assert_eq;
 
 use super::{Batch, Engine, Records, Scanned};
 use crate::mailbox::Found;
+use crate::options::Options;
+use crate::report::Report;
 use crate::scan::ScanLine;
-use crate::{Options, Report};
 
 /// A file input.
 fn file(path: &Path) -> Found {

@@ -1,0 +1,478 @@
+//! The HTML scan: the first `<base href>` and every URL of the document, with its byte range
+//! in the decoded body: URL attributes, each `srcset` candidate, `<meta http-equiv=refresh>`,
+//! CSS `url(…)` in `style` attributes and `<style>` elements, and all of these inside
+//! `<noscript>`.
+//!
+//! The parts, in the order a document goes through them:
+//!
+//! - `guard`: a document with a tag of more double-quoted attribute values than the tokenizer's
+//!   stack can take is not scanned ([`MAX_QUOTED_VALUES_PER_TAG`]).
+//! - `tokenizer`: tokenizing is `html5gum`'s (a WHATWG tokenizer that passes the html5lib
+//!   tokenizer tests, with no unsafe code and no dependencies), driven by our own
+//!   [`html5gum::Emitter`]: it ignores text, comments and doctypes, keeps each start tag's name
+//!   and only the attributes that can hold a URL, and notes where each value lies in the text,
+//!   so that every range indexes the same decoded text that [`rewrite`](crate::rewrite()) edits.
+//!   Character references in attribute values are decoded by the tokenizer, as the HTML
+//!   Standard's [attribute value states](https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(double-quoted)-state)
+//!   say. Text, which the emitter ignores, is handed to the tokenizer a whole run at a time.
+//! - `tree`: the part of tree construction the scan needs. A tokenizer alone does not know
+//!   when text is raw, nor which namespace an element is in: the emitter switches the tokenizer
+//!   to RCDATA, RAWTEXT, script data or PLAINTEXT after the elements that hold such text, with
+//!   **scripting disabled**, as mail clients render (so `<noscript>` content is markup and its
+//!   links count, in the same single pass); and it tracks the elements opened inside `<svg>` or
+//!   `<math>`, where no state switching applies, CDATA sections are recognised, a "breakout"
+//!   start tag (`<p>`, `<div>`, …) returns to HTML, and HTML integration points
+//!   (`foreignObject`, `desc`, `title`; `mi`, `mo`, `mn`, `ms`, `mtext`) hold HTML again. Only a
+//!   `<base>` in the HTML namespace, outside `<template>`, can be the document's base (the
+//!   HTML Standard's [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)).
+//! - `attributes`: the table of the attributes that hold URLs, on which elements and in which
+//!   namespace; adding a row is all it takes to scan another attribute.
+//! - `microsyntax`: the URLs inside a value: the whole value, each `srcset` candidate, each
+//!   `ping` URL, the URL of a meta refresh, and CSS `url()`, `@import` and `image-set()`
+//!   (through [`css`](crate::css)).
+//!
+//! Why html5gum and not `lol_html` (which this scan used before): `lol_html` is a rewriter, and
+//! even with an empty `element!("*")` handler it lexes every tag and builds its element objects;
+//! narrower selectors are slower, not faster, because any selector that needs attributes lexes
+//! every tag. Side by side over the test corpus's HTML, html5gum with this emitter was well
+//! ahead (docs/PERFORMANCE.md has the figures). `lol_html` also parses as a browser with
+//! scripting enabled and shows `<noscript>` content as text, which had to be scanned again in a
+//! second pass.
+
+use std::borrow::Cow;
+use std::convert::Infallible;
+
+use html5gum::Tokenizer;
+
+use crate::report::ByteRange;
+
+mod attributes;
+mod guard;
+mod microsyntax;
+mod tokenizer;
+mod tree;
+
+pub(crate) use guard::MAX_QUOTED_VALUES_PER_TAG;
+use guard::too_many_quoted_values;
+use tokenizer::{Input, ScanState, UrlEmitter};
+
+/// How the value of a URL-bearing attribute is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UrlKind {
+    /// The whole value of a URL attribute (`href`, `src`, …).
+    Attribute,
+    /// One candidate of a `srcset` value.
+    Srcset,
+    /// One URL of a `ping` value (the HTML Standard's [`ping`](https://html.spec.whatwg.org/multipage/links.html#ping): a set of space-separated tokens).
+    Ping,
+    /// The URL of a `<meta http-equiv=refresh content>` value.
+    Refresh,
+    /// A CSS `url()` in a `style` attribute.
+    StyleAttribute,
+    /// A CSS `url()` in the text of a `<style>` element.
+    StyleElement,
+}
+
+/// One URL found in the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HtmlUrl {
+    /// The element's local name (see [`element_name`]), from [`ELEMENT_NAMES`] when it is
+    /// there (no allocation), else owned.
+    pub tag: Cow<'static, str>,
+    /// The attribute, lowercase; `None` for the text of a `<style>` element.
+    pub attribute: Option<&'static str>,
+    /// The URL's bytes in the decoded body. When the attribute value contains a character
+    /// reference (`&`) or a NUL, offsets inside it cannot be mapped and this is the whole raw
+    /// value.
+    pub range: ByteRange,
+    /// The URL entity-decoded and trimmed of ASCII white space, when it differs from the text
+    /// at [`range`](Self::range); `None` when the text there is the reference (most URLs), so
+    /// that the scan keeps no copy of it. [`HtmlUrl::reference`] gives it either way.
+    decoded: Option<Box<str>>,
+    /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
+    is_base_candidate: bool,
+    /// Where it sits.
+    pub kind: UrlKind,
+    /// For a URL in an attribute: the raw value's bytes in the decoded body (quotes
+    /// excluded); `None` in a `<style>` element.
+    pub value: Option<ByteRange>,
+}
+
+impl HtmlUrl {
+    /// The URL entity-decoded and trimmed of ASCII white space (CSS escapes undone in CSS);
+    /// `text` is the document that was scanned.
+    pub fn reference<'t>(&'t self, text: &'t str) -> &'t str {
+        match &self.decoded {
+            Some(decoded) => decoded,
+            None => text
+                .get(self.range.start..self.range.end)
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// What the scan found.
+#[derive(Debug, Default)]
+pub(crate) struct HtmlScan {
+    /// The first URLs in document order (by byte offset), `<base href>` included, at most as
+    /// many as the scan was asked to record.
+    pub urls: Vec<HtmlUrl>,
+    /// Index into `urls` of the first `<base>` with an `href`, in the HTML namespace and not
+    /// inside `<template>` (the HTML Standard's [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)).
+    pub base: Option<usize>,
+    /// How many URLs were found past the number asked for, and not recorded.
+    pub not_recorded: usize,
+    /// The reference of that first `<base href>` when it came past the number asked for (and
+    /// so is not in `urls`): it is still the document's base.
+    pub unrecorded_base: Option<String>,
+    /// Set when the document was not tokenized because one tag holds more double-quoted
+    /// attribute values than [`MAX_QUOTED_VALUES_PER_TAG`]: the number found in that tag.
+    pub not_scanned: Option<usize>,
+}
+
+impl HtmlScan {
+    /// The reference of the document's first `<base href>`, recorded or not; `text` is the
+    /// document that was scanned.
+    pub fn base_reference<'t>(&'t self, text: &'t str) -> Option<&'t str> {
+        match self.base.and_then(|i| self.urls.get(i)) {
+            Some(base) => Some(base.reference(text)),
+            None => self.unrecorded_base.as_deref(),
+        }
+    }
+}
+
+/// Scans an HTML document (already decoded to UTF-8). Total: every input gives a result, in
+/// one pass, in time linear in its length. A document with a tag of more than
+/// [`MAX_QUOTED_VALUES_PER_TAG`] double-quoted attribute values is not tokenized (see there):
+/// the result is empty, with [`HtmlScan::not_scanned`] set.
+///
+/// At most `max_urls` URLs are recorded; the scan goes on past them, counting the others
+/// ([`HtmlScan::not_recorded`]) and still finding the first `<base href>`.
+pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
+    if let Some(count) = too_many_quoted_values(html.as_bytes()) {
+        return HtmlScan {
+            not_scanned: Some(count),
+            ..HtmlScan::default()
+        };
+    }
+    let mut state = ScanState::new(max_urls);
+    let emitter = UrlEmitter {
+        text: html,
+        state: &mut state,
+    };
+    // Reading from a `&str` cannot fail: the error type is `Infallible`.
+    let _: Result<(), Infallible> =
+        Tokenizer::new_with_emitter(Input(html.as_bytes()), emitter).finish();
+    let mut urls = state.urls;
+    // The URLs come in document order as the tokenizer meets them; the sort is a safeguard,
+    // skipped when they already are (a stable sort takes a scratch buffer of up to half the
+    // list's size even then).
+    if !urls.is_sorted_by_key(|url| url.range.start) {
+        urls.sort_by_key(|url| url.range.start);
+    }
+    let base = urls.iter().position(|url| url.is_base_candidate);
+    HtmlScan {
+        urls,
+        base,
+        not_recorded: state.not_recorded,
+        unrecorded_base: state.unrecorded_base,
+        not_scanned: None,
+    }
+}
+
+/// The URLs in an entity-decoded attribute value of the given kind: each one's range in
+/// `value` and its reference (CSS escapes undone, trimmed).
+pub(crate) fn value_urls(kind: UrlKind, value: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut urls = Vec::new();
+    microsyntax::for_each_url(kind, value, |range, reference| {
+        urls.push((range, reference.into_owned()));
+    });
+    urls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::microsyntax::refresh_url;
+    use super::*;
+
+    /// A URL of [`Scanned`], its reference taken out of the text.
+    #[derive(Debug)]
+    struct Found {
+        tag: String,
+        attribute: Option<&'static str>,
+        range: ByteRange,
+        reference: String,
+    }
+
+    /// [`super::scan`] without a limit, with each reference taken out of the text.
+    struct Scanned {
+        urls: Vec<Found>,
+        base: Option<usize>,
+    }
+
+    fn scan(html: &str) -> Scanned {
+        let scanned = super::scan(html, usize::MAX);
+        Scanned {
+            urls: scanned
+                .urls
+                .iter()
+                .map(|u| Found {
+                    tag: u.tag.to_string(),
+                    attribute: u.attribute,
+                    range: u.range,
+                    reference: u.reference(html).to_owned(),
+                })
+                .collect(),
+            base: scanned.base,
+        }
+    }
+
+    fn refs(scan: &Scanned) -> Vec<(String, &str)> {
+        scan.urls
+            .iter()
+            .map(|u| {
+                let source = match u.attribute {
+                    Some(attribute) => format!("{}@{attribute}", u.tag),
+                    None => u.tag.clone(),
+                };
+                (source, u.reference.as_str())
+            })
+            .collect()
+    }
+
+    fn at<'a>(html: &'a str, url: &Found) -> &'a str {
+        &html[url.range.start..url.range.end]
+    }
+
+    #[test]
+    fn finds_url_attributes_with_ranges_and_decodes_entities() {
+        let html = r#"<A HREF=" a.html?x=1&amp;y=2 ">x</A><img src='i.png' alt="i.png"><p title="t.html">"#;
+        let scan = scan(html);
+        assert_eq!(
+            refs(&scan),
+            [
+                ("a@href".to_owned(), "a.html?x=1&y=2"),
+                ("img@src".to_owned(), "i.png")
+            ]
+        );
+        // With a character reference the range is the whole raw value.
+        assert_eq!(at(html, &scan.urls[0]), " a.html?x=1&amp;y=2 ");
+        assert_eq!(at(html, &scan.urls[1]), "i.png");
+        assert_eq!(scan.base, None);
+    }
+
+    #[test]
+    fn first_base_with_href_counts_even_after_links() {
+        let html = r#"<a href="x"></a><base target="_top"><base href="http://one/"><base href="http://two/">"#;
+        let scan = scan(html);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://one/");
+    }
+
+    #[test]
+    fn duplicate_attribute_first_counts() {
+        let scan = scan(r#"<a href="first" href="second">"#);
+        assert_eq!(refs(&scan), [("a@href".to_owned(), "first")]);
+    }
+
+    #[test]
+    fn base_in_svg_is_not_html_base() {
+        let scan = scan(r#"<svg><base href="http://svg/"></base></svg><base href="http://html/">"#);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://html/");
+    }
+
+    #[test]
+    fn base_in_template_is_not_the_base() {
+        let scan =
+            scan(r#"<template><base href="http://tpl/"></template><base href="http://real/">"#);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://real/");
+        let unclosed = scan_str(r#"<template><base href="http://tpl/">"#);
+        assert_eq!(unclosed.base, None);
+    }
+
+    fn scan_str(html: &str) -> Scanned {
+        scan(html)
+    }
+
+    #[test]
+    fn srcset_every_candidate() {
+        let html = r#"<img srcset="a.png 1x, b,c.png 2x,d.png,  e.png (x, y) 3x"><source srcset=" f.webp ">"#;
+        let scan = scan(html);
+        let found: Vec<_> = scan.urls.iter().map(|u| at(html, u)).collect();
+        assert_eq!(found, ["a.png", "b,c.png", "d.png", "e.png", "f.webp"]);
+        assert!(scan.urls.iter().all(|u| u.attribute == Some("srcset")));
+    }
+
+    #[test]
+    fn meta_refresh_forms() {
+        assert_eq!(
+            refresh_url("5; url=http://x/").map(|r| &"5; url=http://x/"[r]),
+            Some("http://x/")
+        );
+        assert_eq!(
+            refresh_url("0;URL='a b.html'").map(|r| &"0;URL='a b.html'"[r]),
+            Some("a b.html")
+        );
+        assert_eq!(
+            refresh_url("3, next.html").map(|r| &"3, next.html"[r]),
+            Some("next.html")
+        );
+        assert_eq!(refresh_url("3"), None);
+        assert_eq!(refresh_url("x; url=a"), None);
+        let html =
+            r#"<meta http-equiv="Refresh" content="0; url=/go"><meta name=x content="1; url=/no">"#;
+        assert_eq!(refs(&scan(html)), [("meta@content".to_owned(), "/go")]);
+    }
+
+    #[test]
+    fn css_in_style_attribute_and_element() {
+        let html =
+            r#"<style>td{background:url("s.gif")}</style><div style="background:url(d.png)">"#;
+        let scan = scan(html);
+        assert_eq!(
+            refs(&scan),
+            [
+                ("style".to_owned(), "s.gif"),
+                ("div@style".to_owned(), "d.png")
+            ]
+        );
+        assert_eq!(at(html, &scan.urls[0]), "s.gif");
+        assert_eq!(at(html, &scan.urls[1]), "d.png");
+    }
+
+    #[test]
+    fn noscript_content_is_scanned_as_markup_in_document_order() {
+        let html = r#"<a href="1"></a><noscript><a href="2"></a><base href="http://ns/"></noscript><a href="3"></a><base href="http://later/">"#;
+        let scan = scan(html);
+        let found: Vec<_> = scan.urls.iter().map(|u| at(html, u)).collect();
+        assert_eq!(found, ["1", "2", "http://ns/", "3", "http://later/"]);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://ns/");
+    }
+
+    #[test]
+    fn deeply_nested_noscript_is_scanned_in_one_pass() {
+        let html = "<noscript>".repeat(50) + "<a href=deep>";
+        let scan = scan(&html);
+        assert_eq!(refs(&scan), [("a@href".to_owned(), "deep")]);
+    }
+
+    #[test]
+    fn raw_text_elements_hold_no_markup() {
+        let html = concat!(
+            r#"<script>document.write('<a href="s">')</script>"#,
+            r#"<title><a href="t"></title><textarea><img src="x"></textarea>"#,
+            r#"<xmp><a href="x"></xmp><iframe><a href="i"></iframe>"#,
+            r#"<noembed><a href="n"></noembed><noframes><a href="f"></noframes>"#,
+            r#"<a href="after">"#,
+        );
+        assert_eq!(refs(&scan(html)), [("a@href".to_owned(), "after")]);
+        let plain = r#"<plaintext><a href="p"></plaintext><a href="q">"#;
+        assert!(scan(plain).urls.is_empty());
+    }
+
+    #[test]
+    fn raw_text_ends_only_at_its_own_end_tag() {
+        let html = r#"<style>a{b:url(x.png)}</styles></STYLE ><a href="after">"#;
+        let scan = scan(html);
+        assert_eq!(
+            refs(&scan),
+            [
+                ("style".to_owned(), "x.png"),
+                ("a@href".to_owned(), "after")
+            ]
+        );
+    }
+
+    #[test]
+    fn title_and_style_in_svg_are_not_raw_text_but_integration_points_hold_html() {
+        let html = r#"<svg><title><a href="1"></a></title><foreignObject><base href="http://fo/"><textarea><a href="no"></textarea></foreignObject></svg>"#;
+        let scan = scan(html);
+        assert_eq!(
+            refs(&scan),
+            [
+                ("a@href".to_owned(), "1"),
+                ("base@href".to_owned(), "http://fo/")
+            ]
+        );
+        // The <base> inside foreignObject is in the HTML namespace.
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://fo/");
+    }
+
+    #[test]
+    fn breakout_tag_leaves_foreign_content() {
+        let html = r#"<svg><g><p><base href="http://html/">"#;
+        let scan = scan(html);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://html/");
+        let math = r#"<math><mi><base href="http://mi/"></mi><base href="http://math/"></math>"#;
+        let scan = scan_str(math);
+        assert_eq!(scan.urls[scan.base.unwrap()].reference, "http://mi/");
+        let only_math = r#"<math><base href="http://math/"></math>"#;
+        assert_eq!(scan_str(only_math).base, None);
+    }
+
+    #[test]
+    fn cdata_in_foreign_content_hides_markup() {
+        let html = r#"<svg><![CDATA[ > <a href="c">]]></svg><![CDATA[ > <a href="h">]]>"#;
+        // Outside foreign content a CDATA section is a bogus comment ending at the first `>`.
+        assert_eq!(refs(&scan(html)), [("a@href".to_owned(), "h")]);
+    }
+
+    #[test]
+    fn values_with_references_or_crlf_are_decoded_as_the_standard_says() {
+        let html = "<a href=\"a\r\nb&amp;c\"><img src=\"x\r\ny\"><a href='&#x41;'>";
+        let scan = scan(html);
+        // With a character reference the tokenizer's value counts: CR LF becomes LF.
+        assert_eq!(scan.urls[0].reference, "a\nb&c");
+        assert_eq!(at(html, &scan.urls[0]), "a\r\nb&amp;c");
+        // Without one the value is taken as written, so that offsets map one to one.
+        assert_eq!(scan.urls[1].reference, "x\r\ny");
+        assert_eq!(scan.urls[2].reference, "A");
+    }
+
+    #[test]
+    fn unquoted_empty_and_valueless_attributes() {
+        let html = "<a href=u.html>x</a><a href=\"\"></a><a href><img src=p.png/>";
+        let scan = scan(html);
+        let found: Vec<_> = scan
+            .urls
+            .iter()
+            .map(|u| (at(html, u), u.reference.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [("u.html", "u.html"), ("", ""), ("p.png/", "p.png/")]
+        );
+    }
+
+    #[test]
+    fn meta_refresh_needs_http_equiv_in_any_order_and_end_tags_have_no_urls() {
+        let html = r#"<meta content="0; url=/a" http-equiv=refresh></a href="x"><meta content="0; url=/b">"#;
+        assert_eq!(refs(&scan(html)), [("meta@content".to_owned(), "/a")]);
+    }
+
+    #[test]
+    fn ranges_are_byte_offsets_in_non_ascii_text() {
+        let html = "<p>日本語</p><a href=\"ü.html\">";
+        let scan = scan(html);
+        assert_eq!(at(html, &scan.urls[0]), "ü.html");
+    }
+
+    /// Text is handed to the tokenizer in whole runs (see [`super::Input`]): references, CR
+    /// LF, lone CR and NUL in text, in data and in RCDATA, leave every tag where it is.
+    #[test]
+    fn text_with_references_line_breaks_and_nul_keeps_tags_in_place() {
+        let html = "a &amp; b &lt;a href=x&gt; &nbsp\r\n\r<p>\0 &#60;a href=y>\r\n\
+                    <title>&lt;/title&gt; <a href=no> &amp</title>\r\n\
+                    <a href=\"1.html\">&#x3C;<img src=2.png>&\r\n<a\r\nhref=3.html>";
+        let scan = scan(html);
+        let found: Vec<&str> = scan.urls.iter().map(|u| at(html, u)).collect();
+        assert_eq!(found, ["1.html", "2.png", "3.html"]);
+        assert_eq!(
+            refs(&scan),
+            [
+                ("a@href".to_owned(), "1.html"),
+                ("img@src".to_owned(), "2.png"),
+                ("a@href".to_owned(), "3.html")
+            ]
+        );
+    }
+}

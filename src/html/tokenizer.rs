@@ -1,0 +1,530 @@
+//! The tokenizer's emitter: html5gum's WHATWG tokenizer, driven by our own
+//! [`html5gum::Emitter`], which ignores text, comments and doctypes, keeps each start tag's name
+//! and only the attributes that can hold a URL, and notes where each value lies in the text;
+//! and the reader that hands the tokenizer whole runs of text.
+
+use std::borrow::Cow;
+use std::convert::Infallible;
+use std::ops::Range;
+
+use html5gum::{Emitter, Error, Readable, Reader, State, StringReader};
+
+use super::attributes::{HTTP_EQUIV, may_be_kept, url_attribute};
+use super::microsyntax::for_each_url;
+use super::tree::{Namespace, Tree, element_name, raw_text_end, text_state};
+use super::{HtmlUrl, UrlKind};
+use crate::vocab::element;
+
+/// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
+/// states that read text (data and RCDATA), where it hands over the whole run of text up to
+/// the next `<` at once.
+///
+/// Those states stop at `&` (a character reference), CR (newline normalization) and NUL as
+/// well, but only to change the text, which the emitter ignores: a character reference never
+/// takes in a `<`, so tags start where they would. Mail's HTML stops there often (CRLF ends
+/// every short line, `&nbsp;` is everywhere), and each stop is a round through html5gum's
+/// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
+/// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
+/// values included, reads through html5gum's own reader, unchanged.
+pub(super) struct Input<'a>(pub(super) &'a [u8]);
+
+impl Input<'_> {
+    /// What the data and RCDATA states stop at (the HTML Standard's [data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state) and [RCDATA state](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state)), as
+    /// html5gum 0.9 asks for it.
+    const TEXT_STOPS: &'static [u8] = b"&<\0\r";
+}
+
+impl Reader for Input<'_> {
+    type Error = Infallible;
+
+    #[inline(always)]
+    fn read_byte(&mut self) -> Result<Option<u8>, Infallible> {
+        let Some((&byte, rest)) = self.0.split_first() else {
+            return Ok(None);
+        };
+        self.0 = rest;
+        Ok(Some(byte))
+    }
+
+    #[inline(always)]
+    fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Infallible> {
+        self.0
+            .to_reader()
+            .try_read_string(s, case_sensitive)
+            .inspect(|&read| {
+                if read {
+                    self.0 = self.0.get(s.len()..).unwrap_or_default();
+                }
+            })
+    }
+
+    #[inline(always)]
+    fn read_until<'b>(
+        &'b mut self,
+        needle: &[u8],
+        char_buf: &'b mut [u8; 4],
+    ) -> Result<Option<&'b [u8]>, Infallible> {
+        if self.0.is_empty() {
+            return Ok(None);
+        }
+        let length = if needle == Self::TEXT_STOPS {
+            // At least one byte: a `<` alone when it comes first.
+            memchr::memchr(b'<', self.0).map_or(self.0.len(), |at| at.max(1))
+        } else {
+            let mut inner: StringReader<'_> = self.0.to_reader();
+            inner.read_until(needle, char_buf)?.map_or(0, <[u8]>::len)
+        };
+        let (chunk, rest) = self.0.split_at(length.min(self.0.len()));
+        self.0 = rest;
+        Ok(Some(chunk))
+    }
+}
+
+/// One attribute of the current start tag that the scan keeps.
+#[derive(Debug)]
+struct KeptAttribute {
+    /// Its name; [`HTTP_EQUIV`] or a name of [`URL_ATTRIBUTES`].
+    name: &'static str,
+    /// How its value is read; `None` for `http-equiv`.
+    kind: Option<UrlKind>,
+    /// The raw value's bytes in the text (quotes excluded); `None` for an attribute without a
+    /// value (`<a href>`), which holds no URL.
+    raw: Option<Range<usize>>,
+    /// The decoded value's bytes in [`ScanState::values`], when it differs from the raw one.
+    decoded: Option<Range<usize>>,
+}
+
+/// Everything the emitter keeps between calls.
+#[derive(Debug, Default)]
+pub(super) struct ScanState {
+    /// Byte offset in the text of the next byte the tokenizer reads.
+    position: usize,
+    /// Name of the current tag, lowercase.
+    tag: Vec<u8>,
+    /// True when the current tag is a start tag.
+    is_start_tag: bool,
+    /// The current start tag has the self-closing flag.
+    self_closing: bool,
+    /// The name of the last start tag (for an [appropriate end tag token](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-end-tag-token)).
+    last_start_tag: Vec<u8>,
+    /// Name of the current attribute, lowercase.
+    attribute: Vec<u8>,
+    /// True once the current attribute's name has been classified (at its value or its end).
+    attribute_done: bool,
+    /// True while the current attribute's decoded value is collected into `values`.
+    collecting: bool,
+    /// The attributes of the current start tag that the scan keeps.
+    kept: Vec<KeptAttribute>,
+    /// Decoded values of kept attributes whose raw value has character references.
+    values: Vec<u8>,
+    /// The namespace of the current start tag, once decided (at its first attribute or its
+    /// end).
+    namespace: Option<Namespace>,
+    /// The kept attribute names that `<body>` start tags have had so far: a later `<body>`
+    /// adds only attributes the element lacks (the HTML Standard's ["in body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody) insertion mode, "a start tag whose
+    /// tag name is body").
+    body_names: Vec<&'static str>,
+    /// The elements open as tree construction would have them, as far as the scan needs.
+    tree: Tree,
+    /// What the scan found, in the order found.
+    pub(super) urls: Vec<HtmlUrl>,
+    /// The URLs of the current tag, before they go to `urls` (kept to reuse its allocation).
+    pending: Vec<HtmlUrl>,
+    /// How many URLs `urls` may hold.
+    max_urls: usize,
+    /// How many URLs were found once `urls` was full.
+    pub(super) not_recorded: usize,
+    /// True once a `<base href>` candidate is in `urls`.
+    has_recorded_base: bool,
+    /// The reference of the first `<base href>` candidate found once `urls` was full, when
+    /// none is in `urls`.
+    pub(super) unrecorded_base: Option<String>,
+}
+
+/// The [`Emitter`] that drives html5gum's tokenizer for the scan.
+pub(super) struct UrlEmitter<'a> {
+    /// The document.
+    pub(super) text: &'a str,
+    /// What the scan keeps between calls, and what it found.
+    pub(super) state: &'a mut ScanState,
+}
+
+impl ScanState {
+    /// The state before the first byte, recording at most `max_urls` URLs.
+    pub(super) fn new(max_urls: usize) -> Self {
+        ScanState {
+            max_urls,
+            ..ScanState::default()
+        }
+    }
+
+    /// The raw range of the value whose first byte is at `start`: up to the closing quote for a
+    /// quoted value, up to white space or `>` for an unquoted one (the HTML Standard's
+    /// [attribute value states](https://html.spec.whatwg.org/multipage/parsing.html#attribute-value-(double-quoted)-state)), or to the end of the text.
+    fn raw_value(text: &str, start: usize) -> Range<usize> {
+        let bytes = text.as_bytes();
+        let rest = bytes.get(start..).unwrap_or_default();
+        let len = match start.checked_sub(1).and_then(|i| bytes.get(i)) {
+            Some(&quote @ (b'"' | b'\'')) => memchr::memchr(quote, rest),
+            _ => rest
+                .iter()
+                .position(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'>')),
+        };
+        start..start + len.unwrap_or(rest.len())
+    }
+
+    /// Classifies the current attribute by its name, once: a kept attribute is added to
+    /// `kept`, unless one of the same name came before (the HTML Standard's [attribute name state](https://html.spec.whatwg.org/multipage/parsing.html#attribute-name-state): the first
+    /// counts).
+    ///
+    /// Called for every attribute of every tag, most of which are passed over at once: that
+    /// test is inlined into the tokenizer's states, and the rest is [`keep_attribute`](Self::keep_attribute).
+    #[inline]
+    fn classify_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        if self.attribute_done || !self.is_start_tag {
+            return;
+        }
+        self.attribute_done = true;
+        if may_be_kept(&self.attribute) {
+            self.keep_attribute(value_start, text);
+        }
+    }
+
+    /// Adds the current attribute to `kept` when the scan keeps it (see
+    /// [`classify_attribute`](Self::classify_attribute)).
+    #[inline(never)]
+    fn keep_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        let namespace = self.namespace();
+        let tag = element_name(&self.tag, namespace);
+        let (name, mut kind) = if tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
+            (HTTP_EQUIV, None)
+        } else {
+            match url_attribute(tag, &self.attribute, namespace) {
+                Some(row) => (row.name, Some(row.kind)),
+                None => return,
+            }
+        };
+        if self.kept.iter().any(|kept| kept.name == name) {
+            return;
+        }
+        if tag == b"body" && namespace == Namespace::Html && self.body_names.contains(&name) {
+            // The body element has it from an earlier <body>: this one is dropped.
+            kind = None;
+        }
+        let raw = value_start.map(|start| Self::raw_value(text, start));
+        let needs_decoding = raw
+            .as_ref()
+            .and_then(|raw| text.as_bytes().get(raw.clone()))
+            .is_some_and(|raw| memchr::memchr2(b'&', b'\0', raw).is_some());
+        let decoded = if needs_decoding {
+            self.collecting = true;
+            Some(self.values.len()..self.values.len())
+        } else {
+            None
+        };
+        self.kept.push(KeptAttribute {
+            name,
+            kind,
+            raw,
+            decoded,
+        });
+    }
+
+    /// Ends the current attribute.
+    fn end_attribute(&mut self, text: &str) {
+        self.classify_attribute(None, text);
+        self.collecting = false;
+        self.attribute.clear();
+        self.attribute_done = false;
+    }
+
+    /// The value of a kept attribute: decoded when it had character references, else raw.
+    fn value<'t>(&'t self, kept: &KeptAttribute, text: &'t str) -> Option<Cow<'t, str>> {
+        match &kept.decoded {
+            Some(decoded) => self
+                .values
+                .get(decoded.clone())
+                .map(String::from_utf8_lossy),
+            None => kept
+                .raw
+                .clone()
+                .and_then(|raw| text.get(raw))
+                .map(Cow::Borrowed),
+        }
+    }
+
+    /// The namespace of the current start tag, decided once per tag (see
+    /// [`Tree::start_tag_namespace`]).
+    fn namespace(&mut self) -> Namespace {
+        if let Some(namespace) = self.namespace {
+            return namespace;
+        }
+        let namespace = self.tree.start_tag_namespace(&self.tag);
+        self.namespace = Some(namespace);
+        namespace
+    }
+
+    /// The tree's bookkeeping at the end of a start tag; returns its namespace.
+    fn open_element(&mut self) -> Namespace {
+        let namespace = self.namespace();
+        self.tree.open(&self.tag, namespace, self.self_closing);
+        namespace
+    }
+
+    /// Records the URLs of the current start tag's kept attributes.
+    fn start_tag_urls(&mut self, text: &str, namespace: Namespace) {
+        let is_html = namespace == Namespace::Html;
+        // The HTML Standard's refresh state: the `http-equiv` value is matched exactly, ASCII
+        // case-insensitively, without trimming.
+        let is_refresh = self.tag == b"meta"
+            && self
+                .kept
+                .iter()
+                .find(|kept| kept.name == HTTP_EQUIV)
+                .and_then(|kept| self.value(kept, text))
+                .is_some_and(|v| v.eq_ignore_ascii_case("refresh"));
+        let tag = element(element_name(&self.tag, namespace));
+        let mut found = std::mem::take(&mut self.pending);
+        for kept in &self.kept {
+            let (Some(kind), Some(raw)) = (kept.kind, kept.raw.clone()) else {
+                continue;
+            };
+            if kind == UrlKind::Refresh && !is_refresh {
+                continue;
+            }
+            let Some(value) = self.value(kept, text) else {
+                continue;
+            };
+            let mappable = kept.decoded.is_none();
+            let is_base_candidate =
+                self.tag == b"base" && kept.name == "href" && is_html && !self.tree.in_template();
+            for_each_url(kind, &value, |range, reference| {
+                let range = if mappable {
+                    raw.start + range.start..raw.start + range.end
+                } else {
+                    raw.clone()
+                };
+                found.push(HtmlUrl {
+                    tag: tag.clone(),
+                    attribute: Some(kept.name),
+                    decoded: unless_at(text, &range, reference),
+                    range: range.into(),
+                    is_base_candidate,
+                    kind,
+                    value: Some(raw.clone().into()),
+                });
+            });
+        }
+        for url in found.drain(..) {
+            self.record(url, text);
+        }
+        self.pending = found;
+        if self.tag == b"body" && is_html {
+            for kept in &self.kept {
+                if !self.body_names.contains(&kept.name) {
+                    self.body_names.push(kept.name);
+                }
+            }
+        }
+    }
+
+    /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
+    fn style_urls(&mut self, text: &str, start: usize) {
+        let end = raw_text_end(text, start, b"style");
+        let css = text.get(start..end).unwrap_or_default();
+        let mut found = std::mem::take(&mut self.pending);
+        for_each_url(UrlKind::StyleElement, css, |range, reference| {
+            let range = start + range.start..start + range.end;
+            found.push(HtmlUrl {
+                tag: Cow::Borrowed("style"),
+                attribute: None,
+                decoded: unless_at(text, &range, reference),
+                range: range.into(),
+                is_base_candidate: false,
+                kind: UrlKind::StyleElement,
+                value: None,
+            });
+        });
+        for url in found.drain(..) {
+            self.record(url, text);
+        }
+        self.pending = found;
+    }
+
+    /// Adds `url` to `urls` unless it is full; counts it otherwise, keeping the reference of
+    /// the first `<base href>` candidate when none was recorded.
+    fn record(&mut self, url: HtmlUrl, text: &str) {
+        if self.urls.len() < self.max_urls {
+            self.has_recorded_base |= url.is_base_candidate;
+            self.urls.push(url);
+            return;
+        }
+        self.not_recorded += 1;
+        if url.is_base_candidate && !self.has_recorded_base && self.unrecorded_base.is_none() {
+            self.unrecorded_base = Some(url.reference(text).to_owned());
+        }
+    }
+}
+
+/// `reference` when it differs from the text at `range`, else `None` (see
+/// [`HtmlUrl::reference`]).
+fn unless_at(text: &str, range: &Range<usize>, reference: Cow<'_, str>) -> Option<Box<str>> {
+    if text.get(range.clone()) == Some(reference.as_ref()) {
+        None
+    } else {
+        Some(reference.into_owned().into_boxed_str())
+    }
+}
+
+impl Emitter for UrlEmitter<'_> {
+    type Token = Infallible;
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.state.last_start_tag.clear();
+        self.state
+            .last_start_tag
+            .extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {}
+
+    fn emit_error(&mut self, _: Error) {}
+
+    #[inline]
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn pop_token(&mut self) -> Option<Infallible> {
+        None
+    }
+
+    #[inline]
+    fn emit_string(&mut self, _: &[u8]) {}
+
+    fn init_start_tag(&mut self) {
+        let state = &mut *self.state;
+        state.tag.clear();
+        state.is_start_tag = true;
+        state.self_closing = false;
+        state.namespace = None;
+        state.kept.clear();
+        state.values.clear();
+        state.attribute.clear();
+        state.attribute_done = false;
+        state.collecting = false;
+    }
+
+    fn init_end_tag(&mut self) {
+        let state = &mut *self.state;
+        state.tag.clear();
+        state.is_start_tag = false;
+        state.kept.clear();
+        state.attribute.clear();
+        state.collecting = false;
+    }
+
+    fn init_comment(&mut self) {}
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        let text = self.text;
+        let state = &mut *self.state;
+        state.end_attribute(text);
+        if !state.is_start_tag {
+            state.last_start_tag.clear();
+            state.tree.close(&state.tag);
+            return None;
+        }
+        state.last_start_tag.clear();
+        state.last_start_tag.extend_from_slice(&state.tag);
+        let namespace = state.open_element();
+        let is_html = namespace == Namespace::Html;
+        if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
+            state.start_tag_urls(text, namespace);
+        }
+        let is_style = state.tag == b"style" && (is_html || !state.self_closing);
+        if is_style {
+            state.style_urls(text, state.position);
+        }
+        if is_html {
+            text_state(&state.tag)
+        } else {
+            None
+        }
+    }
+
+    fn emit_current_comment(&mut self) {}
+
+    fn emit_current_doctype(&mut self) {}
+
+    fn set_self_closing(&mut self) {
+        self.state.self_closing = true;
+    }
+
+    fn set_force_quirks(&mut self) {}
+
+    #[inline]
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.state.tag.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, _: &[u8]) {}
+
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+
+    fn init_doctype(&mut self) {}
+
+    fn init_attribute(&mut self) {
+        let text = self.text;
+        self.state.end_attribute(text);
+    }
+
+    fn init_attribute_value(&mut self) {
+        let text = self.text;
+        let start = self.state.position;
+        self.state.classify_attribute(Some(start), text);
+    }
+
+    #[inline]
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        self.state.attribute.extend_from_slice(s);
+    }
+
+    #[inline]
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        let state = &mut *self.state;
+        if state.collecting {
+            state.values.extend_from_slice(s);
+            if let Some(decoded) = state.kept.last_mut().and_then(|k| k.decoded.as_mut()) {
+                decoded.end = state.values.len();
+            }
+        }
+    }
+
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        !self.state.is_start_tag
+            && !self.state.last_start_tag.is_empty()
+            && self.state.tag == self.state.last_start_tag
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        self.state.tree.in_foreign_content()
+    }
+
+    /// Called for every run of bytes the tokenizer reads. The position stays within the text:
+    /// the tokenizer moves back only over bytes it has read. Were it ever to leave the text,
+    /// the ranges built from it would not index the text, and every use of one goes through
+    /// `get`; so the cheaper wrapping addition serves as well as a saturating one.
+    #[inline]
+    fn move_position(&mut self, offset: isize) {
+        self.state.position = self.state.position.wrapping_add_signed(offset);
+    }
+}
