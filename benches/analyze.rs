@@ -7,7 +7,7 @@
 //! times the whole `mimebase scan` command instead.
 //!
 //! The whole corpus at once: `analyze_all` beside `mail_parser_parse_all` (the floor; the
-//! ratio of their throughputs is the one the performance issue sets, >= 1.3x), then the stages
+//! ratio of their throughputs is a target of docs/PERFORMANCE.md, >= 1.3x), then the stages
 //! of `analyze` one by one (`stage_*`): splitting the MIME structure with the header fields;
 //! that plus undoing the transfer encodings and charsets of the HTML parts; the HTML scan alone
 //! over the decoded texts; the NDJSON line of ready reports (written by `ScanLine::write_json`, as
