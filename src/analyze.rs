@@ -153,7 +153,9 @@ pub(crate) struct HtmlPart {
     pub encoding: &'static Encoding,
     /// False when the `charset` label was unknown (the encoding is then a guess).
     pub charset_known: bool,
-    /// False when the body was not valid in its transfer encoding (and was scanned as it is).
+    /// False when the body was not clean in its transfer encoding: decoding read past bytes
+    /// outside the base64 alphabet or after its padding, or kept malformed quoted-printable
+    /// escapes as written (a diagnostic says which), so writing it back would lose them.
     pub transfer_decoded: bool,
     /// True when the body had byte sequences its charset does not allow (decoded as U+FFFD).
     pub charset_errors: bool,

@@ -20,12 +20,11 @@
 //!    layer by layer, up to the raw message.
 //!
 //! Same-document references (an empty value, a fragment-only `#name`) are kept as written:
-//! they name this document, whatever its base. Headers never change. A part that cannot be rewritten faithfully (unknown charset or
-//! transfer encoding, a body that is not valid in its transfer encoding, a charset that is
-//! not ASCII-compatible such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit
-//! bytes, a body that follows its header without a blank line and whose rewritten first line
-//! would be read as a header field, a body whose quoted-printable written again would start a
-//! line with a multipart delimiter) is left as it was, with a
+//! they name this document, whatever its base. Headers never change. A part that cannot be
+//! rewritten faithfully (unknown charset or transfer encoding, a body that is not clean in its
+//! transfer encoding, a charset that is not ASCII-compatible such as UTF-16 or ISO-2022-JP, a
+//! `7bit` body that would need 8-bit bytes, a body whose quoted-printable written again would
+//! start a line with a multipart delimiter) is left as it was, with a
 //! [`DiagnosticKind::RewriteSkipped`] diagnostic.
 //!
 //! Hand-written because splicing with byte ranges is this project's job: `lol_html`'s
@@ -105,14 +104,6 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
         };
         match rewrite_part(raw, &walk, entity, part, &report.urls, message_eol) {
             Ok(None) => {}
-            Ok(Some((edits, _))) if header_would_grow(&walk, raw, entity, &edits) => {
-                report.diagnostics.push(skipped(
-                    entity,
-                    "its body follows the header without a blank line, and its new first \
-                     line would be read as part of the header"
-                        .to_owned(),
-                ));
-            }
             Ok(Some((edits, count))) => {
                 if let Some(list) = splices.get_mut(entity.buffer) {
                     list.extend(edits);
@@ -172,22 +163,6 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
         changed,
         rewritten_urls,
     }
-}
-
-/// True when `entity`'s body starts right after its header, with no blank line between them
-/// (its first line is not a header field, so the header ended there, or there is no header at
-/// all), and after `edits` its first line would be read as a header field, a continuation or
-/// the blank line: the rewritten message would then have another structure. A
-/// quoted-printable body written again, or a URL written in absolute form on that line, can
-/// make a field of it (`CoipartBoundary=0AContent-Type: text/html`).
-fn header_would_grow(walk: &Walk, raw: &[u8], entity: &Entity, edits: &[Splice]) -> bool {
-    if entity.body.start != entity.header.end {
-        return false;
-    }
-    let bytes = walk.bytes(raw, entity.buffer);
-    let edited = apply(bytes, edits);
-    let first_line = edited.get(entity.body.start..).unwrap_or_default();
-    mime::header::reads_as_header_line(first_line, !entity.fields.is_empty())
 }
 
 /// Why a body written again in its transfer encoding is not used (see [`holds_delimiter`]).
@@ -377,7 +352,10 @@ pub(crate) fn splice_decoded<'a>(
         return Err("unknown Content-Transfer-Encoding".to_owned());
     }
     if !part.transfer_decoded {
-        return Err("the body is not valid in its Content-Transfer-Encoding".to_owned());
+        return Err(
+            "the body is not clean in its Content-Transfer-Encoding: decoding it read past bytes that writing it back would lose"
+                .to_owned(),
+        );
     }
     if !part.charset_known {
         return Err("unknown charset".to_owned());

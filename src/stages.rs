@@ -47,9 +47,10 @@ pub fn quoted_printable_bodies(raw: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Our quoted-printable decoder (the one `analyze` uses); `None` when `body` is not
-/// quoted-printable.
-pub fn decode_quoted_printable(body: &[u8]) -> Option<Vec<u8>> {
+/// Our quoted-printable decoder (the one `analyze` uses), with the number of malformed
+/// escapes it kept as written.
+pub fn decode_quoted_printable(body: &[u8]) -> (Vec<u8>, usize) {
     let mut out = Vec::new();
-    mime::transfer::quoted_printable(body, &mut out).then_some(out)
+    let kept = mime::transfer::quoted_printable(body, &mut out);
+    (out, kept)
 }

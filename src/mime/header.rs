@@ -42,10 +42,18 @@ impl Field {
 pub(crate) enum HeaderProblem {
     /// The first line is not a header field: no header block.
     NoHeader,
-    /// A line that is not a field ended the block early.
-    Malformed,
     /// The block passed the size limit.
     TooLarge,
+}
+
+/// The lines of a header block that are neither fields nor continuation lines of a field
+/// (with the continuation lines that follow them): read past, not kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Skipped {
+    /// The first such line, without its line break.
+    pub first: Range<usize>,
+    /// How many there are, the first included (continuation lines not counted).
+    pub lines: usize,
 }
 
 /// A header block: its fields, its range and where the body starts.
@@ -58,9 +66,12 @@ pub(crate) struct HeaderBlock {
     pub overlong: Vec<usize>,
     /// The header block, without the blank line that ends it.
     pub range: Range<usize>,
-    /// Where the body starts (after the blank line, or at the first line that is not a field).
+    /// Where the body starts (after the blank line; at the start of the range when there is
+    /// no header block).
     pub body_start: usize,
     pub problem: Option<HeaderProblem>,
+    /// Lines inside the block that are not fields, if any.
+    pub skipped: Option<Skipped>,
 }
 
 /// The fields read so far, and the bytes they hold.
@@ -113,18 +124,27 @@ impl Fields<'_> {
 
 /// Reads the header block at the start of `raw[range]`.
 ///
-/// A block ends at the first empty line (LF or CRLF). A line that is neither a field
-/// (`name:` with a name of printable ASCII other than `:`, white space before the colon
-/// allowed as in RFC 5322 §4.5.3) nor a continuation (starting with space or tab) ends the
-/// block early: when it is the first line, there is no header block at all and the body is
-/// the whole range.
+/// A block ends at the first empty line (LF or CRLF), as RFC 5322 §2.1 has it, or at the end
+/// of the range. A field is `name:` with a name of bytes other than controls, space and `:`
+/// (RFC 5322 §2.2 wants printable ASCII; 8-bit bytes are read as part of a name, as GMime and
+/// MimeKit do), white space before the colon allowed as in RFC 5322 §4.5.3; a line starting
+/// with space or tab continues the line before it.
+///
+/// A line inside the block that is not a field (an encoded word or a continuation line that
+/// lost its leading white space, a name with a space in it) is skipped, with the continuation
+/// lines that follow it, and the fields after it are read ([`HeaderBlock::skipped`]): GMime
+/// and MimeKit do the same, so a client built on them shows those fields. Python's `email`
+/// ends the header at such a line instead, which would hide every field after it (the
+/// `Content-Type` among them). Only when the first line is not a field is there no header
+/// block at all ([`HeaderProblem::NoHeader`]): the body is then the whole range, as Python
+/// has it (GMime and MimeKit refuse such a message).
 ///
 /// Limits, so that a hostile header costs neither memory nor the fields a reader needs:
 /// one field (its name, value and continuation lines) of more than `max_bytes` bytes is
 /// overlong: its value is not read (see [`HeaderBlock::overlong`]) and the fields after it
-/// are; once the fields read hold more than `max_bytes` bytes, overlong fields not counted,
-/// the block ends with [`HeaderProblem::TooLarge`] before the next field, and the body
-/// starts after the next empty line.
+/// are; once the fields read and the lines skipped hold more than `max_bytes` bytes,
+/// overlong fields not counted, the block ends with [`HeaderProblem::TooLarge`] before the
+/// next line that is not a continuation, and the body starts after the next empty line.
 pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
     let end = range.end.min(raw.len());
     let start = range.start.min(end);
@@ -138,6 +158,10 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
     };
     let mut pos = start;
     let mut problem = None;
+    let mut skipped: Option<Skipped> = None;
+    // Whether the line before was skipped, or continued a skipped line: a continuation line
+    // then belongs to what is skipped.
+    let mut skipping = false;
     // The line breaks of the whole range, found as the lines are read: one search, not one
     // per line.
     let mut line_breaks = memchr::memchr_iter(b'\n', raw.get(start..end).unwrap_or_default());
@@ -155,28 +179,43 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
             read.finish(pos);
             break (pos, pos + line_len);
         }
-        match line.first() {
-            Some(b' ' | b'\t') if read.current.is_some() => {}
-            _ => match field_name(line) {
-                Some((name, name_len, colon)) => {
-                    read.finish(pos);
-                    if read.kept_bytes > max_bytes {
-                        problem = Some(HeaderProblem::TooLarge);
-                        let body_start = blank_line_after(raw, pos, end).unwrap_or(end);
-                        break (pos, body_start);
+        let continuation = matches!(line.first(), Some(b' ' | b'\t'));
+        if continuation && (read.current.is_some() || skipping) {
+            if skipping {
+                read.kept_bytes += line_len;
+            }
+            pos += line_len;
+            continue;
+        }
+        read.finish(pos);
+        let field = field_name(line);
+        if field.is_none() && read.fields.is_empty() && skipped.is_none() {
+            problem = Some(HeaderProblem::NoHeader);
+            break (pos, pos);
+        }
+        if read.kept_bytes > max_bytes {
+            problem = Some(HeaderProblem::TooLarge);
+            let body_start = blank_line_after(raw, pos, end).unwrap_or(end);
+            break (pos, body_start);
+        }
+        match field {
+            Some((name, name_len, colon)) => {
+                skipping = false;
+                read.current = Some((name, pos..pos + name_len, pos + colon + 1));
+            }
+            None => {
+                skipping = true;
+                read.kept_bytes += line_len;
+                match &mut skipped {
+                    Some(skipped) => skipped.lines += 1,
+                    None => {
+                        skipped = Some(Skipped {
+                            first: pos..trim_line_break(raw, pos, pos + line_len),
+                            lines: 1,
+                        });
                     }
-                    read.current = Some((name, pos..pos + name_len, pos + colon + 1));
                 }
-                None => {
-                    read.finish(pos);
-                    problem = Some(if read.fields.is_empty() {
-                        HeaderProblem::NoHeader
-                    } else {
-                        HeaderProblem::Malformed
-                    });
-                    break (pos, pos);
-                }
-            },
+            }
         }
         pos += line_len;
     };
@@ -186,31 +225,18 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         range: start..header_end,
         body_start,
         problem,
+        skipped,
     }
 }
 
-/// True when `line`, at the start of a line right after a header block's fields (or where a
-/// header block would start, `after_fields` false), would be read as part of the block by
-/// [`parse`]: a field, a continuation line (after fields), or the blank line that ends it.
-pub(crate) fn reads_as_header_line(line: &[u8], after_fields: bool) -> bool {
-    let line = line
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(line, |end| line.get(..=end).unwrap_or(line));
-    line == b"\n"
-        || line == b"\r\n"
-        || (after_fields && matches!(line.first(), Some(b' ' | b'\t')))
-        || field_name(line).is_some()
-}
-
 /// If `line` starts a field: its [`FieldName`] (`None` for a field the analysis does not read),
-/// the name's length and the offset of its colon: the line starts with printable ASCII other
-/// than `:` (RFC 5322 §2.2), then optional space or tab (§4.5.3), then the colon, read in
-/// one pass.
+/// the name's length and the offset of its colon: the line starts with bytes other than
+/// controls, space and `:` (RFC 5322 §2.2's printable ASCII, and 8-bit bytes, see [`parse`]),
+/// then optional space or tab (§4.5.3), then the colon, read in one pass.
 fn field_name(line: &[u8]) -> Option<(Option<FieldName>, usize, usize)> {
     let name_len = line
         .iter()
-        .position(|&b| !(33..=126).contains(&b) || b == b':')?;
+        .position(|&b| b <= b' ' || b == b':' || b == 0x7f)?;
     let name = line.get(..name_len).filter(|name| !name.is_empty())?;
     let colon = name_len
         + line
@@ -308,8 +334,8 @@ mod tests {
     use super::*;
 
     /// `field_name` against the rule it implements, spelt out the obvious way (the first
-    /// colon; the name before it, trailing space and tab trimmed, non-empty and all printable
-    /// ASCII), on every line of up to five bytes from an alphabet that has each kind of byte.
+    /// colon; the name before it, trailing space and tab trimmed, non-empty and with no control,
+    /// space or DEL byte), on every line of up to five bytes from an alphabet that has each kind of byte.
     #[test]
     fn field_name_follows_the_rule_on_every_short_line() {
         fn by_the_rule(line: &[u8]) -> Option<(usize, usize)> {
@@ -318,8 +344,8 @@ mod tests {
             while let [rest @ .., b' ' | b'\t'] = name {
                 name = rest;
             }
-            let printable = name.iter().all(|b| (33..=126).contains(b));
-            (!name.is_empty() && printable).then_some((name.len(), colon))
+            let allowed = name.iter().all(|&b| b > b' ' && b != 0x7f);
+            (!name.is_empty() && allowed).then_some((name.len(), colon))
         }
         let alphabet = [
             b'a', b'!', b'~', b':', b' ', b'\t', b'\n', b'\r', 0x7f, 0xc3,
@@ -382,6 +408,41 @@ mod tests {
         let block = parse(raw, 0..raw.len(), 1000);
         assert_eq!(block.problem, Some(HeaderProblem::NoHeader));
         assert_eq!(block.body_start, 0);
+    }
+
+    /// GMime and MimeKit read past such lines, Python's `email` stops at the first (see
+    /// [`parse`]); the fields after them are GMime's (checked with GMime 3.2).
+    #[test]
+    fn a_line_that_is_not_a_field_is_skipped_with_its_continuations() {
+        let raw = b"Base: http://a/\n=?utf-8?B?YQ==?=\n folded onto the bad line\nNo colon here\n\
+            Caf\xc3\xa9: 8-bit name\nContent-Type: text/html\n\n<a href=x>";
+        let block = parse(raw, 0..raw.len(), 1000);
+        assert_eq!(block.problem, None);
+        assert_eq!(&raw[block.body_start..], b"<a href=x>");
+        assert_eq!(
+            names_values(&block),
+            [
+                (Some("Base"), "http://a/"),
+                (None, ""),
+                (Some("Content-Type"), "text/html")
+            ]
+        );
+        let skipped = block.skipped.unwrap();
+        assert_eq!(&raw[skipped.first], b"=?utf-8?B?YQ==?=");
+        assert_eq!(skipped.lines, 2);
+    }
+
+    #[test]
+    fn skipped_lines_count_against_the_size_limit() {
+        let mut raw = b"A: 1\n".to_vec();
+        for _ in 0..20 {
+            raw.extend(b"not a field, just words\n");
+        }
+        raw.extend(b"Content-Type: text/html\n\nbody");
+        let block = parse(&raw, 0..raw.len(), 100);
+        assert_eq!(block.problem, Some(HeaderProblem::TooLarge));
+        assert_eq!(&raw[block.body_start..], b"body");
+        assert_eq!(block.fields.len(), 1);
     }
 
     #[test]

@@ -242,11 +242,10 @@ fn decode_encapsulated(
         });
         return None;
     }
-    let decoded = decode_transfer(body, entity.transfer_encoding)?;
-    let Some(decoded) = decoded else {
-        diagnostics.push(bad_encoding(entity));
-        return None;
-    };
+    let (decoded, said) = decode_transfer(body, entity.transfer_encoding)?;
+    if let Some(said) = said {
+        diagnostics.push(bad_encoding(entity, said));
+    }
     *budget = budget.saturating_sub(decoded.len());
     Some(decoded)
 }
@@ -274,14 +273,6 @@ fn read_entity(
         // A body part whose first line is not a field simply has no header (RFC 2046 §5.1.1
         // wants a blank line there, but content right after the delimiter is common).
         Some(header::HeaderProblem::NoHeader) => {}
-        Some(header::HeaderProblem::Malformed) => diagnose(
-            diagnostics,
-            DiagnosticKind::MalformedHeader,
-            format!(
-                "line at byte {} is not a header field; the body starts there",
-                block.body_start
-            ),
-        ),
         Some(header::HeaderProblem::TooLarge) => diagnose(
             diagnostics,
             DiagnosticKind::HeaderTooLarge,
@@ -292,6 +283,23 @@ fn read_entity(
             ),
         ),
         None => {}
+    }
+    if let Some(skipped) = &block.skipped {
+        let line = raw.get(skipped.first.clone()).unwrap_or_default();
+        let shown = String::from_utf8_lossy(line.get(..60).unwrap_or(line));
+        let more = match skipped.lines {
+            1 => String::new(),
+            n => format!(" ({} more such lines skipped)", n - 1),
+        };
+        diagnose(
+            diagnostics,
+            DiagnosticKind::MalformedHeader,
+            format!(
+                "line at byte {} is not a header field: {shown:?}{}; skipped, the fields after it are read{more}",
+                skipped.first.start,
+                if line.len() > 60 { "…" } else { "" },
+            ),
+        );
     }
     for &index in &block.overlong {
         if let Some(field) = block.fields.get(index) {
@@ -316,17 +324,18 @@ fn read_entity(
     };
     let content_type = match block.fields.iter().find(|f| f.is(FieldName::ContentType)) {
         None => default_type,
+        // RFC 2045 §5.2: an invalid Content-Type is read as the default, text/plain (also in a
+        // digest, where a missing one means message/rfc822), as Python's `email` and GMime do.
         Some(field) => parse_content_type(&field.value).unwrap_or_else(|| {
             diagnose(
                 diagnostics,
                 DiagnosticKind::BadContentType,
                 format!(
-                    "cannot parse Content-Type {:?}; using {}",
-                    field.value,
-                    default_type.essence()
+                    "Content-Type {:?} is not type/subtype followed by parameters; read as text/plain",
+                    field.value
                 ),
             );
-            default_type
+            ContentType::new("text", "plain")
         }),
     };
     let transfer_encoding = match block
@@ -367,8 +376,28 @@ fn read_entity(
     }
 }
 
-/// `Content-Type` through mail-parser's field parser; `None` when it yields no type/subtype.
+/// `Content-Type` through mail-parser's field parser; `None` when the value is not valid:
+/// RFC 2045 §5.1 wants `type "/" subtype`, each a token (no space, control or tspecial), then
+/// nothing or `;` and the parameters, comments and white space allowed between (RFC 5322
+/// §3.2.2). `image/com/x` is not valid, nor `multipart/mixed boundary=x` (a `;` lost).
 fn parse_content_type(value: &str) -> Option<ContentType> {
+    let uncommented = if value.contains('(') {
+        Cow::Owned(header::strip_comments(value))
+    } else {
+        Cow::Borrowed(value)
+    };
+    let essence = uncommented.split(';').next().unwrap_or_default();
+    let (media_type, subtype) = essence.split_once('/')?;
+    let is_token = |text: &str| {
+        let text = text.trim_matches(|c| c == ' ' || c == '\t');
+        !text.is_empty()
+            && text
+                .bytes()
+                .all(|b| b > b' ' && b < 0x7f && !b"()<>@,;:\\\"/[]?=".contains(&b))
+    };
+    if !is_token(media_type) || !is_token(subtype) {
+        return None;
+    }
     let mut input = value.as_bytes().to_vec();
     input.push(b'\n');
     let HeaderValue::ContentType(parsed) = MessageStream::new(&input).parse_content_type() else {
@@ -570,35 +599,53 @@ fn split_multipart(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipart
 }
 
 /// `body` with `encoding` undone (see [`transfer`]); `None` for an identity or unknown
-/// encoding (nothing to decode), `Some(None)` when the body is not valid in its encoding.
-fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<Option<Vec<u8>>> {
+/// encoding (nothing to decode). With the decoded bytes, when the body was not clean in its
+/// encoding, what the decoder read past, in words.
+fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<(Vec<u8>, Option<String>)> {
     match encoding {
         TransferEncoding::Identity | TransferEncoding::Unknown => None,
-        TransferEncoding::Base64 => Some(mail_parser::decoders::base64::base64_decode(body)),
+        TransferEncoding::Base64 => {
+            let (decoded, repairs) = transfer::base64(body);
+            let mut said = Vec::new();
+            if let Some(first) = repairs.first_skipped {
+                said.push(format!(
+                    "{} bytes outside the base64 alphabet ignored, the first at byte {first} of the body",
+                    repairs.skipped
+                ));
+            }
+            if repairs.after_padding > 0 {
+                said.push(format!(
+                    "{} bytes after the padding not decoded",
+                    repairs.after_padding
+                ));
+            }
+            let said = (!said.is_empty()).then(|| format!("base64 body: {}", said.join("; ")));
+            Some((decoded, said))
+        }
         TransferEncoding::QuotedPrintable => {
             let mut decoded = Vec::new();
-            Some(transfer::quoted_printable(body, &mut decoded).then_some(decoded))
+            let kept = transfer::quoted_printable(body, &mut decoded);
+            let said = (kept > 0).then(|| {
+                format!(
+                    "quoted-printable body: {kept} malformed escapes (`=` not followed by two hex digits or a line break) kept as written"
+                )
+            });
+            Some((decoded, said))
         }
     }
 }
 
-fn bad_encoding(entity: &Entity) -> Diagnostic {
+fn bad_encoding(entity: &Entity, said: String) -> Diagnostic {
     Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::BadTransferEncoding,
-        message: format!(
-            "body is not valid {}; it is used undecoded",
-            if entity.transfer_encoding == TransferEncoding::Base64 {
-                "base64"
-            } else {
-                "quoted-printable"
-            }
-        ),
+        message: said,
     }
 }
 
 /// The body of `entity` (whose ranges index `bytes`) with its transfer encoding undone
-/// (RFC 2045 §6). Broken encodings leave the body as it is, with a diagnostic.
+/// (RFC 2045 §6), read as mail clients read it: what is not clean in the encoding is read
+/// past, with a diagnostic.
 pub(crate) fn decoded_body<'a>(
     bytes: &'a [u8],
     entity: &Entity,
@@ -607,10 +654,11 @@ pub(crate) fn decoded_body<'a>(
     let body = bytes.get(entity.body.clone()).unwrap_or_default();
     match decode_transfer(body, entity.transfer_encoding) {
         None => Cow::Borrowed(body),
-        Some(Some(decoded)) => Cow::Owned(decoded),
-        Some(None) => {
-            diagnostics.push(bad_encoding(entity));
-            Cow::Borrowed(body)
+        Some((decoded, said)) => {
+            if let Some(said) = said {
+                diagnostics.push(bad_encoding(entity, said));
+            }
+            Cow::Owned(decoded)
         }
     }
 }

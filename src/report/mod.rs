@@ -281,13 +281,16 @@ pub struct HtmlText {
 pub enum DiagnosticKind {
     /// The entity has no header block: its first line is not a header field.
     NoHeader,
-    /// A line inside the header block is not a header field; the header block ends there.
+    /// A line inside the header block is not a header field: it is skipped (with the
+    /// continuation lines after it), and the fields after it are read, as GMime and MimeKit
+    /// do; the block still ends at the first empty line.
     MalformedHeader,
     /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes)
     /// (the fields after the limit are not read), or one field is (its value is not read; the
     /// fields after it are).
     HeaderTooLarge,
-    /// `Content-Type` could not be parsed; the RFC 2045 §5.2 default is used.
+    /// `Content-Type` is not valid (RFC 2045 §5.1: `type/subtype`, then parameters after
+    /// `;`); it is read as `text/plain`, as RFC 2045 §5.2 recommends.
     BadContentType,
     /// A `multipart/*` entity has no `boundary` parameter; its body is not split.
     MissingBoundary,
@@ -309,7 +312,10 @@ pub enum DiagnosticKind {
     EncodedLevelLimit,
     /// An unknown `Content-Transfer-Encoding`; the body is used as it is.
     UnknownTransferEncoding,
-    /// The body is not valid base64 or quoted-printable; it is used undecoded.
+    /// The body is not clean base64 or quoted-printable: bytes outside the base64 alphabet
+    /// were ignored, data after the padding was not decoded, or malformed quoted-printable
+    /// escapes were kept as written (RFC 2045 §6.7, §6.8); the message says which. The rest
+    /// is decoded.
     BadTransferEncoding,
     /// An unknown charset label; the body is decoded as UTF-8 when its bytes are valid UTF-8,
     /// else as windows-1252, as for a body that declares no charset.

@@ -449,51 +449,23 @@ fn left_unchanged(message: &[u8], why: &str) {
     );
 }
 
-/// A part whose body follows its header with no blank line (its first line is not a field,
-/// so the header ends there) keeps that structure: when the rewritten body's first line would
-/// read as a header field, the part is left as it was. Here quoted-printable written again
-/// with CRLF (the body has CRLF lines) turns the bare LFs of the first lines into `=0A`, and
-/// `Intro=0AContent-Type: x` would be a field.
+/// A part whose body follows its header with no blank line: the lines after the fields are
+/// read as header lines that are not fields and skipped, up to the blank line that ends the
+/// header (as GMime 3.2.13 reads it: the part's content is empty), so the part has no URL and
+/// the message is written back as it was.
 #[test]
-fn body_right_after_the_header_keeps_its_first_line_out_of_the_header() {
-    let message = |first_lines: &str| {
-        format!(
-            "Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
-             --b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
-             {first_lines}<a href=3D\"a.html\">a</a>\r\nend\r\n--b--\r\n"
-        )
-        .into_bytes()
-    };
-    let structure = |report: &Report| {
-        report
-            .entities
-            .iter()
-            .map(|e| (e.part.to_string(), e.content_type.clone(), e.body.start))
-            .collect::<Vec<_>>()
-    };
+fn a_body_without_a_blank_line_before_it_is_header_and_left_as_it_was() {
+    let message = b"Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
+        --b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
+        Intro\n<a href=3D\"a.html\">a</a>\r\nend\r\n--b--\r\n";
     let options = Options::new();
-
-    left_unchanged(
-        &message("Intro\nContent-Type: x\n"),
-        "read as part of the header",
-    );
-
-    let stays_text = message("Intro\n");
-    let rewritten = rewrite(&stays_text, &options);
-    assert_ne!(rewritten.message, stays_text);
-    let again = analyze(&rewritten.message, &options);
-    assert_eq!(
-        structure(&again),
-        structure(&analyze(&stays_text, &options))
-    );
-    assert!(
-        again
-            .urls
-            .iter()
-            .any(|u| u.reference == "http://b.example/d/a.html"),
-        "{:?}",
-        again.urls
-    );
+    let report = analyze(message, &options);
+    let part = &report.entities[1];
+    assert_eq!(part.content_type, "text/html");
+    assert_eq!(part.body.start, part.body.end, "{:?}", part.body);
+    assert!(report.urls.iter().all(|u| u.part.to_string() != "1"));
+    let rewritten = rewrite(message, &options);
+    assert_eq!(rewritten.message, message);
 }
 
 /// Quoted-printable written again breaks a long line where it must; when that would bring a

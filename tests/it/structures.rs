@@ -133,13 +133,25 @@ fn encoded_levels_limit() {
     );
 }
 
+/// RFC 2045 §6.8: what is not in the base64 alphabet is ignored, and the rest decoded (here
+/// `notbase64`, nine characters: the last, six bits, makes no byte).
 #[test]
-fn broken_base64_message_is_a_diagnostic() {
+fn base64_message_with_junk_is_decoded_past_it_with_a_diagnostic() {
     let report = run(
         b"Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n!!!not base64!!!\n",
     );
-    assert_eq!(kinds(&report), [DiagnosticKind::BadTransferEncoding]);
-    assert_eq!(report.entities.len(), 1);
+    assert_eq!(
+        kinds(&report),
+        [DiagnosticKind::BadTransferEncoding, DiagnosticKind::NoHeader]
+    );
+    assert!(
+        report.diagnostics[0]
+            .message
+            .contains("6 bytes outside the base64 alphabet ignored, the first at byte 0"),
+        "{}",
+        report.diagnostics[0].message
+    );
+    assert_eq!(report.entities.len(), 2);
 }
 
 #[test]
