@@ -34,6 +34,7 @@ mod extract;
 mod golden;
 mod html_urls;
 mod layout;
+mod lenient;
 mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]

@@ -455,7 +455,8 @@ fn left_unchanged(message: &[u8], why: &str) {
 /// the message is written back as it was.
 #[test]
 fn a_body_without_a_blank_line_before_it_is_header_and_left_as_it_was() {
-    let message = b"Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
+    let message =
+        b"Content-Base: http://b.example/d/\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n\
         --b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\
         Intro\n<a href=3D\"a.html\">a</a>\r\nend\r\n--b--\r\n";
     let options = Options::new();

@@ -142,7 +142,10 @@ fn base64_message_with_junk_is_decoded_past_it_with_a_diagnostic() {
     );
     assert_eq!(
         kinds(&report),
-        [DiagnosticKind::BadTransferEncoding, DiagnosticKind::NoHeader]
+        [
+            DiagnosticKind::BadTransferEncoding,
+            DiagnosticKind::NoHeader
+        ]
     );
     assert!(
         report.diagnostics[0]

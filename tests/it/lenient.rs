@@ -1,0 +1,153 @@
+//! Messages malformed the way real mail is (and the way a sender hides a link from a filter),
+//! read as mail clients read them: every link a client shows, `analyze` finds, with every
+//! resolver. The expected links are what GMime 3.2.13 (Debian `gir1.2-gmime-3.0`, the parser
+//! of notmuch and Balsa) gives as the HTML part's content for each message, checked with
+//! `g_mime_parser_construct_message` and `g_mime_part_get_content`; Python's `email` is named
+//! where it reads otherwise.
+
+use mimebase::{DiagnosticKind, Options, Resolver, analyze};
+
+use crate::support::{corpus, kinds, root};
+
+/// Every resolved URL of `message` under each resolver.
+fn resolved_urls(message: &[u8]) -> Vec<(Resolver, Vec<String>)> {
+    Resolver::ALL
+        .iter()
+        .map(|&resolver| {
+            let report = analyze(message, &Options::new().with_resolver(resolver));
+            let urls = report
+                .urls
+                .into_iter()
+                .filter_map(|u| u.resolution.into_resolved())
+                .collect();
+            (resolver, urls)
+        })
+        .collect()
+}
+
+/// `tests/data/evasions/NAME.eml` and the link a client shows in it.
+const EVASIONS: &[(&str, &str)] = &[
+    // A header line that lost its leading white space (as Office 365 writes long
+    // `Thread-Topic` values) before `Content-Type`: Python's `email` ends the header there and
+    // shows no HTML part.
+    (
+        "header-line-without-colon",
+        "https://evasion.example/header-line",
+    ),
+    // An encoded word wrapped onto a line of its own, and a field name with an 8-bit byte.
+    (
+        "encoded-word-line-and-8bit-name",
+        "https://evasion.example/dir/eight-bit-name",
+    ),
+    // A mailing list's plain-text footer after the base64 HTML body.
+    ("base64-with-footer", "https://evasion.example/base64"),
+    // `100% ` and a lowercase `=3d` in a quoted-printable body.
+    (
+        "quoted-printable-malformed-escapes",
+        "https://evasion.example/qp?a=1&b=2",
+    ),
+    (
+        "quoted-printable-malformed-escapes",
+        "https://evasion.example/lower",
+    ),
+];
+
+#[test]
+fn each_evasion_shows_its_link_with_every_resolver() {
+    for (name, link) in EVASIONS {
+        let path = root().join(format!("tests/data/evasions/{name}.eml"));
+        let message = std::fs::read(&path).unwrap();
+        for (resolver, urls) in resolved_urls(&message) {
+            assert!(
+                urls.iter().any(|url| url == link),
+                "{name} with {resolver:?}: {link} not among {urls:?}"
+            );
+        }
+    }
+}
+
+/// A page saved by Blink as MHTML whose `X-Snapshot-Title` encoded word spans two lines, the
+/// second without leading white space (`../shared/corpus/bench/mhtml2html/portfolio.mhtml`,
+/// from the mhtml2html project's tests). GMime reads the `multipart/related` with its 13
+/// parts, of these types.
+#[test]
+fn blink_mhtml_with_a_broken_header_line_keeps_its_parts() {
+    let path = corpus().join("bench/mhtml2html/portfolio.mhtml");
+    let report = analyze(&std::fs::read(path).unwrap(), &Options::new());
+    let types: Vec<&str> = report
+        .entities
+        .iter()
+        .map(|e| e.content_type.as_str())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "multipart/related",
+            "text/html",
+            "application/font-woff",
+            "text/css",
+            "text/css",
+            "font/woff2",
+            "font/woff2",
+            "text/css",
+            "image/png",
+            "image/png",
+            "image/png",
+            "image/png",
+            "image/png",
+            "text/css"
+        ]
+    );
+    assert!(
+        report
+            .urls
+            .iter()
+            .any(|u| u.reference == "http://msindwan.bitbucket.org/images/favicon.ico"),
+        "{:?}",
+        report.urls
+    );
+    assert_eq!(kinds(&report), [DiagnosticKind::MalformedHeader]);
+    assert!(
+        report.diagnostics[0].message.contains("\"lines\""),
+        "{}",
+        report.diagnostics[0].message
+    );
+}
+
+/// RFC 2045 §5.2: an invalid Content-Type is read as text/plain. Python's `email` does so for
+/// `image/com/x`; for a `;` lost before the parameters it keeps the whole value as the type
+/// (`multipart/mixed boundary=x`, not split), and GMime reads the type before the space
+/// (`multipart/mixed` without a boundary, `text/html`): the oracles disagree, and the RFC
+/// decides.
+#[test]
+fn an_invalid_content_type_is_text_plain() {
+    for value in [
+        "image/com/x",
+        "multipart/mixed boundary=x",
+        "text/html charset=utf-8",
+        "text",
+        "/html",
+        "text/",
+        "te xt/html",
+    ] {
+        let message = format!(
+            "Content-Type: {value}\n\n--x\nContent-Type: text/html\n\n<a href=\"http://x/\">\n--x--\n"
+        );
+        let report = analyze(message.as_bytes(), &Options::new());
+        assert_eq!(report.entities.len(), 1, "{value}");
+        assert_eq!(report.entities[0].content_type, "text/plain", "{value}");
+        assert_eq!(kinds(&report), [DiagnosticKind::BadContentType], "{value}");
+    }
+    for value in [
+        "text/html",
+        "TEXT/HTML; charset=utf-8",
+        "text/html (a comment); charset=utf-8",
+        "text / html",
+        "text/html;",
+    ] {
+        let message = format!("Content-Type: {value}\n\n<a href=\"http://x/\">\n");
+        let report = analyze(message.as_bytes(), &Options::new());
+        assert_eq!(report.entities[0].content_type, "text/html", "{value}");
+        assert_eq!(kinds(&report), [], "{value}");
+    }
+}
