@@ -51,6 +51,7 @@ mod scan;
 mod structures;
 #[cfg(feature = "cli")]
 mod targets;
+mod tree_differential;
 mod url_sources;
 mod vectors;
 mod whatwg_differential;

@@ -1,0 +1,531 @@
+//! The entity tree against Python's `email` package, a lenient parser that mail tools use, over
+//! real mail: every message of `../shared/corpus/messages/`, every message other projects
+//! wrote for their tests under `tests/data/third-party/`, and the small messages of
+//! `tests/data/tree-cases/`, written here, one malformation each (a header line without a colon,
+//! a continuation line that lost its white space, an 8-bit byte in a field name, a `: value`
+//! line, white space before a colon, `Content-Type: image/com/x`, a `Content-Type` whose `;`
+//! was lost, base64 `message/rfc822` with and without a text footer, `message/partial`,
+//! `message/external-body`, a first line that is no field).
+//!
+//! `tests/support/email_tree.py` parses each message with `email.message_from_bytes` (policy
+//! `compat32`) and writes its tree in our shape: each entity's part identifier as we number
+//! parts, its kind, parent and media type (`get_content_type()`). One `python3` process reads
+//! all the files. The test needs `python3` (3.9 or later, standard library only) and fails
+//! when there is none, rather than passing without comparing.
+//!
+//! Where the trees differ, the difference is the first entity that differs on a path from the
+//! root (the entities below it are not compared: they follow from it). Every difference must be
+//! listed in [`KNOWN`], keyed by file and part, with what each side has and the class that
+//! explains it; an unlisted difference fails, and so does a listed one that no longer occurs,
+//! so that the list stays true as the splitter changes. The classes say which side RFC 2045,
+//! RFC 2046 and RFC 5322 support.
+//!
+//! Python's `email` ends a header at the first line that is neither a field (`name:` with a
+//! name of printable ASCII and no white space before the colon) nor a continuation, and reads
+//! the rest as the body, as we do; GMime and mime4j skip such a line and read the fields
+//! after it. So a splitter that reads on past such lines will differ from Python on
+//! `tree-cases/encoded-word-line.eml`, `lost-continuation*.eml`, `8bit-name*.eml` and MimeKit's
+//! `issue358.txt` (whose `multipart/alternative` MimeKit's own test expects): those belong in
+//! a class of their own, with GMime, mime4j and MimeKit on our side. Python is right by the
+//! RFC on invalid `Content-Type` values and `: value` lines, so those classes go away then.
+//!
+//! Two more oracles check the same trees where they apply: the part numbers of RFC 3501
+//! §6.4.5's example, and the shapes mime4j's expected XML gives for its messages.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mimebase::{EntityKind, Options, analyze};
+
+use crate::support::{corpus, files_under, root};
+
+/// Files below the two directories that are not messages, each with the reason.
+const NOT_MESSAGES: &[(&str, &str)] = &[(
+    "messages/FEATURES.jsonl",
+    "the corpus's description of its messages (JSON lines), not a message",
+)];
+
+/// Why a tree may differ from Python's. Each reason says what Python's `email` does, what we
+/// do, which side the RFC supports, and what GMime 3.2.13 does (checked by hand with its Python
+/// bindings, not in CI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    EncodedMessage,
+    EncodedMessageWithJunk,
+    BoundaryTrailingSpace,
+    NamelessFieldLine,
+    SpaceBeforeColon,
+    InvalidContentType,
+    MissingParameterSemicolon,
+    NotAnEncapsulatedMessage,
+}
+
+impl Class {
+    fn reason(self) -> &'static str {
+        match self {
+            Class::EncodedMessage => {
+                "message/rfc822 in base64: we decode the body and walk the message in it, as \
+                 mime4j does (its expected XML shows the nested messages); Python parses the \
+                 still-encoded text as a message without header (text/plain); GMime keeps the \
+                 part as a leaf. RFC 2046 §5.2.1 allows only 7bit, 8bit and binary here, so the \
+                 sender is wrong and no reading is required; decoding recovers what was sent"
+            }
+            Class::EncodedMessageWithJunk => {
+                "message/rfc822 in base64 followed by a plain-text footer: the base64 decoder \
+                 rejects the body, so we walk nothing; Python parses the encoded text as a \
+                 message without header (text/plain); GMime keeps a leaf. RFC 2045 §6.8: \
+                 characters outside the base64 alphabet are ignored and `=` may be taken as the \
+                 end of the data, which is what Python and GMime do when they decode such a \
+                 body. Once the splitter ignores the junk, this becomes an EncodedMessage \
+                 difference"
+            }
+            Class::BoundaryTrailingSpace => {
+                "a boundary parameter that ends in spaces (and, in one, is 700 characters long): \
+                 Python strips the trailing white space from the boundary, so a line with one \
+                 space less is a delimiter and starts one more part; we, GMime and mime4j's \
+                 expected XML match the boundary as written. RFC 2046 §5.1.1: a boundary ends \
+                 in a `bcharsnospace` and has at most 70 characters, so the parameter is \
+                 invalid; matching it as written is the literal reading"
+            }
+            Class::NamelessFieldLine => {
+                "a header line `: value` (a colon with no name): Python records a defect, skips \
+                 the line and reads the fields after it; GMime keeps it as a field with an \
+                 empty name and reads on; we end the header there, so a Content-Type after it \
+                 is not read. RFC 5322 §3.6.8: a field name is one or more printable \
+                 characters, so this is no field; nothing in the RFC says the header ends. \
+                 Goes away once lines that are not fields no longer end the header"
+            }
+            Class::SpaceBeforeColon => {
+                "`Content-Type :` with white space before the colon: Python's header pattern \
+                 has no room for it and ends the header (text/plain); we and GMime read the \
+                 field. RFC 5322 §4.5.3 (obs-optional: field-name *WSP \":\") says such fields \
+                 must be accepted: we are right"
+            }
+            Class::InvalidContentType => {
+                "`Content-Type: image/com/x` (a second `/`): Python applies RFC 2045 §5.2 and \
+                 uses text/plain; we take mail-parser's reading, subtype `com/x`; GMime cuts \
+                 it at the second `/` (image/com, multipart/mixed). RFC 2045 §5.1: a subtype \
+                 is a token, which has no `/`, so the field is invalid and §5.2 recommends \
+                 text/plain: Python is right. Goes away once an invalid Content-Type becomes \
+                 text/plain"
+            }
+            Class::MissingParameterSemicolon => {
+                "`Content-Type: multipart/mixed boundary=\"x\"` (the `;` lost): Python and we \
+                 both keep everything before the first `;` as the type, but mail-parser drops \
+                 the closing quote; neither finds a boundary. GMime reads multipart/mixed and \
+                 no boundary either. RFC 2045 §5.1: the field is invalid, and §5.2 \
+                 recommends text/plain; neither side does that"
+            }
+            Class::NotAnEncapsulatedMessage => {
+                "message/partial and message/external-body: Python parses every message/* body \
+                 but delivery-status as a message; we and GMime keep them as leaves. RFC 2046 \
+                 §5.2.2: a partial body is a fragment of a message, only the first one begins \
+                 with its header; §5.2.3: an external-body's body is the header of a message \
+                 stored elsewhere, not a message of this one: we are right"
+            }
+        }
+    }
+}
+
+/// (file, part, our media type, Python's, class): `-` where a side has no such entity. Python's
+/// values were produced by `tests/support/email_tree.py` with CPython 3.11's `email`, and
+/// each class says what GMime 3.2.13 gives.
+const KNOWN: &[(&str, &str, &str, &str, Class)] = &[
+    (
+        "third-party/mime4j/base64encoded-rfc822message-nested.msg",
+        "1.HEADER",
+        "message/rfc822",
+        "text/plain",
+        Class::EncodedMessage,
+    ),
+    (
+        "tree-cases/b64-rfc822.eml",
+        "1.HEADER",
+        "multipart/mixed",
+        "text/plain",
+        Class::EncodedMessage,
+    ),
+    (
+        "tree-cases/b64-footer-rfc822.eml",
+        "1.HEADER",
+        "-",
+        "text/plain",
+        Class::EncodedMessageWithJunk,
+    ),
+    (
+        "third-party/mime4j/very-long-boundary.msg",
+        "2",
+        "-",
+        "text/plain",
+        Class::BoundaryTrailingSpace,
+    ),
+    (
+        "third-party/mime4j/weird-boundary.msg",
+        "2",
+        "-",
+        "text/plain",
+        Class::BoundaryTrailingSpace,
+    ),
+    (
+        "tree-cases/colon-first.eml",
+        "HEADER",
+        "text/plain",
+        "multipart/mixed",
+        Class::NamelessFieldLine,
+    ),
+    (
+        "tree-cases/space-before-colon.eml",
+        "HEADER",
+        "multipart/mixed",
+        "text/plain",
+        Class::SpaceBeforeColon,
+    ),
+    (
+        "tree-cases/image-com-x.eml",
+        "HEADER",
+        "image/com/x",
+        "text/plain",
+        Class::InvalidContentType,
+    ),
+    (
+        "tree-cases/mp-extra-slash.eml",
+        "HEADER",
+        "multipart/mixed/x",
+        "text/plain",
+        Class::InvalidContentType,
+    ),
+    (
+        "tree-cases/lost-semicolon-quoted.eml",
+        "HEADER",
+        "multipart/mixed boundary=\"x",
+        "multipart/mixed boundary=\"x\"",
+        Class::MissingParameterSemicolon,
+    ),
+    (
+        "tree-cases/message-external-body.eml",
+        "1.HEADER",
+        "-",
+        "text/html",
+        Class::NotAnEncapsulatedMessage,
+    ),
+    (
+        "tree-cases/message-partial.eml",
+        "1.HEADER",
+        "-",
+        "text/plain",
+        Class::NotAnEncapsulatedMessage,
+    ),
+];
+
+/// One entity as both sides describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Node {
+    kind: &'static str,
+    parent: Option<String>,
+    content_type: String,
+}
+
+/// A tree: part identifiers in document order, and each one's entity.
+type Tree = Vec<(String, Node)>;
+
+fn ours(raw: &[u8]) -> Tree {
+    analyze(raw, &Options::new())
+        .entities
+        .into_iter()
+        .map(|e| {
+            let kind = match e.kind {
+                EntityKind::Message => "message",
+                EntityKind::BodyPart => "body_part",
+            };
+            let node = Node {
+                kind,
+                parent: e.parent.map(|p| p.as_str().to_owned()),
+                content_type: e.content_type,
+            };
+            (e.part.as_str().to_owned(), node)
+        })
+        .collect()
+}
+
+/// Python's trees of `files`, in order, from one run of `email_tree.py`.
+fn pythons(files: &[PathBuf]) -> Vec<Tree> {
+    let script = root().join("tests/support/email_tree.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .args(files)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs python3 (its `email` package is the oracle), and running it \
+                 failed: {e}"
+            )
+        });
+    assert!(
+        output.status.success(),
+        "{} failed: {}\n{}",
+        script.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let trees: Vec<Tree> = text
+        .lines()
+        .zip(files)
+        .map(|(line, file)| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(value["file"].as_str(), file.to_str(), "{line}");
+            value["entities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    let kind = match e["kind"].as_str().unwrap() {
+                        "message" => "message",
+                        "body_part" => "body_part",
+                        other => panic!("unknown kind {other}"),
+                    };
+                    let node = Node {
+                        kind,
+                        parent: e["parent"].as_str().map(str::to_owned),
+                        content_type: e["content_type"].as_str().unwrap().to_owned(),
+                    };
+                    (e["part"].as_str().unwrap().to_owned(), node)
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(trees.len(), files.len(), "one line per file:\n{text}");
+    trees
+}
+
+/// A difference: the part, and what each side has there.
+type Difference = (String, Option<Node>, Option<Node>);
+
+/// The entities that differ and whose ancestors (on either side) do not.
+fn differences(ours: &Tree, theirs: &Tree) -> Vec<Difference> {
+    let our_map: HashMap<&str, &Node> = ours.iter().map(|(p, n)| (p.as_str(), n)).collect();
+    let their_map: HashMap<&str, &Node> = theirs.iter().map(|(p, n)| (p.as_str(), n)).collect();
+    let mut order: Vec<&str> = ours.iter().map(|(p, _)| p.as_str()).collect();
+    order.extend(
+        theirs
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .filter(|p| !our_map.contains_key(p)),
+    );
+    let mut differing: HashSet<&str> = HashSet::new();
+    let mut found = Vec::new();
+    for part in order {
+        let (a, b) = (our_map.get(part).copied(), their_map.get(part).copied());
+        if a == b {
+            continue;
+        }
+        differing.insert(part);
+        let below_a_difference = [a, b].into_iter().flatten().any(|node| {
+            let mut parent = node.parent.as_deref();
+            while let Some(p) = parent {
+                if differing.contains(p) {
+                    return true;
+                }
+                parent = our_map
+                    .get(p)
+                    .or_else(|| their_map.get(p))
+                    .and_then(|n| n.parent.as_deref());
+            }
+            false
+        });
+        if !below_a_difference {
+            found.push((part.to_owned(), a.cloned(), b.cloned()));
+        }
+    }
+    found
+}
+
+fn describe(node: Option<&Node>) -> String {
+    node.map_or_else(|| "-".to_owned(), |n| n.content_type.clone())
+}
+
+/// Every message file, with the name it has in [`KNOWN`].
+fn messages() -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    let mut skipped = HashSet::new();
+    for (dir, under) in [
+        (corpus(), corpus().join("messages")),
+        (
+            root().join("tests/data"),
+            root().join("tests/data/third-party"),
+        ),
+        (
+            root().join("tests/data"),
+            root().join("tests/data/tree-cases"),
+        ),
+    ] {
+        for path in files_under(&under) {
+            let name = path.strip_prefix(&dir).unwrap().display().to_string();
+            if NOT_MESSAGES.iter().any(|(file, _)| *file == name) {
+                skipped.insert(name);
+            } else if !is_expected_output(&path) {
+                found.push((name, path));
+            }
+        }
+    }
+    for (file, reason) in NOT_MESSAGES {
+        assert!(skipped.contains(*file), "{file} is gone ({reason})");
+    }
+    found
+}
+
+/// The files of `tests/data/third-party/` that are not messages: each project's `NOTICE.md`,
+/// and mime4j's expected outputs (`*.xml`) beside its messages.
+fn is_expected_output(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "NOTICE.md")
+        || path.extension().is_some_and(|e| e == "xml")
+}
+
+#[test]
+fn entity_trees_match_python_email() {
+    let messages = messages();
+    let paths: Vec<PathBuf> = messages.iter().map(|(_, p)| p.clone()).collect();
+    let theirs = pythons(&paths);
+    let mut per_class: BTreeMap<Class, usize> = BTreeMap::new();
+    let mut seen = HashSet::new();
+    let mut unexplained = Vec::new();
+    let mut agreeing = 0;
+    for ((name, path), theirs) in messages.iter().zip(&theirs) {
+        let raw = std::fs::read(path).unwrap();
+        let found = differences(&ours(&raw), theirs);
+        if found.is_empty() {
+            agreeing += 1;
+        }
+        for (part, a, b) in found {
+            let (a, b) = (describe(a.as_ref()), describe(b.as_ref()));
+            let known = KNOWN.iter().position(|(file, p, ours, python, _)| {
+                *file == name && *p == part && *ours == a && *python == b
+            });
+            match known {
+                Some(index) => {
+                    seen.insert(index);
+                    *per_class.entry(KNOWN[index].4).or_default() += 1;
+                }
+                None => unexplained.push(format!("    ({name:?}, {part:?}, {a:?}, {b:?}, _),")),
+            }
+        }
+    }
+    let stale: Vec<String> = KNOWN
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !seen.contains(index))
+        .map(|(_, (file, part, ours, python, class))| {
+            format!(
+                "    {file} {part}: ours {ours}, Python {python} ({})",
+                class.reason()
+            )
+        })
+        .collect();
+    eprintln!(
+        "Python email differential: {} messages, {agreeing} with the same tree; differences \
+         per class: {per_class:#?}",
+        messages.len()
+    );
+    assert!(
+        unexplained.is_empty(),
+        "{} differences from Python's email are in no class:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "listed differences that no longer occur (remove them from KNOWN):\n{}",
+        stale.join("\n")
+    );
+    assert!(messages.len() >= 100, "{}", messages.len());
+}
+
+/// The part numbers of RFC 3501 §6.4.5's example, the oracle of how both sides number parts:
+/// MimeKit's `rfc2060.txt` is a message with that structure (each part says its section
+/// number). Its message entities are named by their `HEADER` section, as the RFC lists them.
+#[test]
+fn part_numbers_are_those_of_rfc_3501_example() {
+    const RFC_3501: &[(&str, &str)] = &[
+        ("HEADER", "multipart/mixed"),
+        ("1", "text/plain"),
+        ("2", "application/octet-stream"),
+        ("3", "message/rfc822"),
+        ("3.HEADER", "multipart/mixed"),
+        ("3.1", "text/plain"),
+        ("3.2", "application/octet-stream"),
+        ("4", "multipart/mixed"),
+        ("4.1", "image/gif"),
+        ("4.2", "message/rfc822"),
+        ("4.2.HEADER", "multipart/mixed"),
+        ("4.2.1", "text/plain"),
+        ("4.2.2", "multipart/alternative"),
+        ("4.2.2.1", "text/plain"),
+        ("4.2.2.2", "text/richtext"),
+    ];
+    let path = root().join("tests/data/third-party/mimekit/rfc2060.txt");
+    let expected: Vec<(String, String)> = RFC_3501
+        .iter()
+        .map(|(part, ct)| ((*part).to_owned(), (*ct).to_owned()))
+        .collect();
+    let summary = |tree: &Tree| -> Vec<(String, String)> {
+        tree.iter()
+            .map(|(p, n)| (p.clone(), n.content_type.clone()))
+            .collect()
+    };
+    pretty_assertions::assert_eq!(summary(&ours(&std::fs::read(&path).unwrap())), expected);
+    pretty_assertions::assert_eq!(summary(&pythons(&[path])[0]), expected, "Python's email");
+}
+
+/// The shape of a tree: each entity's depth and kind, in document order.
+fn shape(tree: &Tree) -> Vec<(usize, &'static str)> {
+    let mut depths: HashMap<&str, usize> = HashMap::new();
+    tree.iter()
+        .map(|(part, node)| {
+            let depth = node.parent.as_deref().map_or(0, |p| depths[p] + 1);
+            depths.insert(part, depth);
+            (depth, node.kind)
+        })
+        .collect()
+}
+
+/// The shape mime4j expects for a message, from its `NAME.xml`: a `<message>` or `<body-part>`
+/// element is an entity, nested as the elements are (the XML writes each tag at the start of
+/// a line, and no body line of these files starts with one).
+fn mime4j_shape(xml: &str) -> Vec<(usize, &'static str)> {
+    let mut depth = 0;
+    let mut found = Vec::new();
+    for line in xml.lines() {
+        if line.starts_with("</message>") || line.starts_with("</body-part>") {
+            depth -= 1;
+        } else if line.starts_with("<message>") || line.starts_with("<body-part>") {
+            let kind = if line.starts_with("<message>") {
+                "message"
+            } else {
+                "body_part"
+            };
+            found.push((depth, kind));
+            depth += 1;
+        }
+    }
+    found
+}
+
+/// mime4j's expected outputs as a third oracle, where they apply: the tree of each of its
+/// messages has the shape its XML shows (mime4j's default configuration, which decodes
+/// base64 `message/rfc822` bodies and, like us, matches a boundary as written).
+#[test]
+fn trees_have_the_shape_mime4j_expects() {
+    let dir = root().join("tests/data/third-party/mime4j");
+    let mut compared = 0;
+    for path in files_under(&dir) {
+        if path.extension().is_none_or(|e| e != "xml") {
+            continue;
+        }
+        let xml = std::fs::read_to_string(&path).unwrap();
+        let raw = std::fs::read(path.with_extension("msg")).unwrap();
+        pretty_assertions::assert_eq!(shape(&ours(&raw)), mime4j_shape(&xml), "{}", path.display());
+        compared += 1;
+    }
+    assert_eq!(compared, 15);
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""GMime 3's entity tree of messages, in the shape `email_tree.py` writes.
+
+Usage: /usr/bin/python3 gmime_tree.py FILE...
+
+Not run by the tests (CI has no GMime): it reproduces, where GMime's bindings are installed
+(Debian: `apt-get install gir1.2-gmime-3.0 python3-gi`), what the classes of
+`tests/it/tree_differential.rs` say GMime does. Same output as `email_tree.py`, one JSON line
+per file; a file GMime reads no message from gets `"entities": null`.
+
+GMime names a message's media type by its body (`g_mime_message_get_mime_part`); a
+`message/rfc822` part is walked into only when GMime made it a `GMimeMessagePart` (it does not
+for a base64 or quoted-printable body, nor for `message/partial` or `message/external-body`).
+"""
+
+import json
+import os
+import sys
+
+import gi
+
+gi.require_version("GMime", "3.0")
+from gi.repository import GMime  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from email_tree import child, encapsulated  # noqa: E402
+
+
+def media_type(obj):
+    content_type = obj.get_content_type()
+    if content_type is None:
+        return "text/plain"
+    return f"{content_type.get_media_type()}/{content_type.get_media_subtype()}".lower()
+
+
+def walk(obj, part, kind, parent, out):
+    if isinstance(obj, GMime.Message):
+        body = obj.get_mime_part()
+        out.append(
+            {
+                "part": part,
+                "kind": kind,
+                "parent": parent,
+                "content_type": media_type(body) if body else "text/plain",
+            }
+        )
+        if body is not None:
+            walk_body(body, part, out)
+    else:
+        out.append(
+            {"part": part, "kind": kind, "parent": parent, "content_type": media_type(obj)}
+        )
+        walk_body(obj, part, out)
+
+
+def walk_body(obj, part, out):
+    if isinstance(obj, GMime.Multipart):
+        for index in range(obj.get_count()):
+            walk(obj.get_part(index), child(part, index + 1), "body_part", part, out)
+    elif isinstance(obj, GMime.MessagePart):
+        inner = obj.get_message()
+        if inner is not None:
+            walk(inner, encapsulated(part), "message", part, out)
+
+
+def main(paths):
+    GMime.init()
+    for path in paths:
+        parser = GMime.Parser.new_with_stream(GMime.StreamFile.open(path, "r"))
+        parser.set_format(GMime.Format.MESSAGE)
+        message = parser.construct_message(None)
+        entities = None
+        if message is not None:
+            entities = []
+            walk(message, "HEADER", "message", None, entities)
+        print(json.dumps({"file": path, "entities": entities}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
