@@ -588,7 +588,8 @@ fn html_urls(
 
 /// The body as UTF-8 text, the encoding used, whether the declared label was known (see
 /// [`text_encoding`]; an unknown label gets a diagnostic) and whether the body had byte
-/// sequences the encoding does not allow.
+/// sequences the encoding does not allow. A byte order mark stays in the text as U+FEFF, so
+/// that offsets in the text map onto the body's bytes one encoding step at a time.
 fn decode_charset<'a>(
     body: &'a [u8],
     content_type: &ContentType,
@@ -601,15 +602,17 @@ fn decode_charset<'a>(
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::UnknownCharset,
-            message: format!("unknown charset {label:?}; decoded as UTF-8 or windows-1252"),
+            message: format!(
+                "unknown charset {label:?}; decoded as a <meta> in the first 1,024 bytes declares, else as UTF-8 or windows-1252"
+            ),
         });
     }
-    let encoding = match declared {
-        Some(encoding) => encoding,
-        None => match undeclared_encoding(body) {
+    let encoding = match html::sniff::declared(body, declared) {
+        Some((encoding, _)) => encoding,
+        None => match std::str::from_utf8(body) {
             // Valid UTF-8: the text is the body itself, checked once.
             Ok(text) => return (Cow::Borrowed(text), UTF_8, known, false),
-            Err(encoding) => encoding,
+            Err(_) => WINDOWS_1252,
         },
     };
     let (text, errors) = encoding.decode_without_bom_handling(body);
@@ -625,19 +628,13 @@ fn declared_encoding(content_type: &ContentType) -> (Option<&'static Encoding>, 
     (declared.flatten(), !matches!(declared, Some(None)))
 }
 
-/// The encoding of an HTML body: the `charset` parameter's (WHATWG Encoding labels,
-/// `encoding_rs`); without one, UTF-8 when the bytes are valid UTF-8, else windows-1252 (a
-/// superset of US-ASCII and ISO-8859-1, the charsets undeclared mail most often is in). An
-/// unknown label falls back the same way; the flag says whether the label was known.
+/// The encoding of an HTML body by the HTML Standard's encoding sniffing
+/// ([`html::sniff`]): a byte order mark, else the `charset` parameter (WHATWG Encoding labels,
+/// `encoding_rs`), else a `<meta>` in the first 1,024 bytes, else UTF-8 when the bytes are
+/// valid UTF-8 and windows-1252 (a superset of US-ASCII and ISO-8859-1, the charsets
+/// undeclared mail most often is in) when not. An unknown label counts as none; the flag
+/// says whether the label (if any) was known.
 pub(crate) fn text_encoding(body: &[u8], content_type: &ContentType) -> (&'static Encoding, bool) {
     let (declared, known) = declared_encoding(content_type);
-    let encoding = declared
-        .unwrap_or_else(|| undeclared_encoding(body).map_or_else(|fallback| fallback, |_| UTF_8));
-    (encoding, known)
-}
-
-/// The encoding of a body without a known `charset`: UTF-8 when the bytes are valid UTF-8
-/// (`Ok`, with them as text), else windows-1252 (`Err`).
-fn undeclared_encoding(body: &[u8]) -> Result<&str, &'static Encoding> {
-    std::str::from_utf8(body).map_err(|_| WINDOWS_1252)
+    (html::sniff::sniff(body, declared).0, known)
 }

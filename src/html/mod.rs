@@ -49,6 +49,7 @@ use crate::report::ByteRange;
 mod attributes;
 mod guard;
 mod microsyntax;
+pub(crate) mod sniff;
 mod tokenizer;
 mod tree;
 

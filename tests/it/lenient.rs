@@ -39,6 +39,8 @@ const EVASIONS: &[(&str, &str)] = &[
         "encoded-word-line-and-8bit-name",
         "https://evasion.example/dir/eight-bit-name",
     ),
+    // UTF-16 with a byte order mark and no `charset` (Chromium reads it as UTF-16LE).
+    ("utf-16-byte-order-mark", "https://sniff.example/utf16"),
     // A mailing list's plain-text footer after the base64 HTML body.
     ("base64-with-footer", "https://evasion.example/base64"),
     // `100% ` and a lowercase `=3d` in a quoted-printable body.
@@ -178,4 +180,33 @@ fn base64_html_with_a_mailing_list_footer_spamassassin() {
         ]
     );
     assert_eq!(kinds(&report), [DiagnosticKind::BadTransferEncoding]);
+}
+
+/// HTML encoding sniffing (HTML Standard): a byte order mark, then the MIME `charset`, then a
+/// `<meta>` in the first 1,024 bytes, then UTF-8 or windows-1252. Each message's HTML part has
+/// no `charset`; the expected URLs are the `href`s Chromium 156 gives for the same bytes
+/// opened as a file (no transport charset), read from `document.links` with
+/// `chromium --headless --dump-dom`, as the `whatwg` resolver gives them (the query encoded in
+/// the document's encoding).
+#[test]
+fn html_encoding_is_sniffed_as_chromium_sniffs_it() {
+    let cases = [
+        ("utf-16-byte-order-mark", "https://sniff.example/utf16"),
+        ("meta-charset", "https://sniff.example/%D0%9F%D1%80?q=%CF"),
+        ("meta-http-equiv", "https://sniff.example/%D0%9F"),
+        ("meta-charset-in-comment", "https://sniff.example/%C3%8F"),
+    ];
+    for (name, chromium) in cases {
+        let path = root().join(format!("tests/data/evasions/{name}.eml"));
+        let report = analyze(
+            &std::fs::read(&path).unwrap(),
+            &Options::new().with_resolver(Resolver::Whatwg),
+        );
+        let urls: Vec<_> = report
+            .urls
+            .iter()
+            .filter_map(|u| u.resolution.resolved())
+            .collect();
+        assert_eq!(urls, [chromium], "{name}");
+    }
 }
