@@ -32,6 +32,7 @@ mod differential;
 mod extract;
 #[cfg(feature = "cli")]
 mod golden;
+mod html_base_namespace;
 mod html_urls;
 mod layout;
 mod mail_parser_diff;
