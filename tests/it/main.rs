@@ -52,6 +52,7 @@ mod structures;
 #[cfg(feature = "cli")]
 mod targets;
 mod url_sources;
+mod url_space;
 mod vectors;
 mod whatwg_differential;
 #[cfg(feature = "cli")]
