@@ -30,7 +30,7 @@ use crate::report::{
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
-use crate::url::{ResolveError, Resolver, has_scheme};
+use crate::url::{ResolveError, Resolver, has_scheme, strip_reference};
 use crate::vocab::FieldName;
 
 /// Finds every entity of `raw`, its base and where the base came from (see
@@ -358,7 +358,8 @@ fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> 
 }
 
 /// The URL of `reference` against `base` with the chosen resolver: resolved when there is a base, reported
-/// as it is when absolute, unresolved otherwise; with `whatwg` every reference is parsed,
+/// as it is (stripped as the resolvers strip it, [`strip_reference`]) when absolute, unresolved
+/// otherwise; with `whatwg` every reference is parsed,
 /// absolute ones included, and the query of an HTML URL is encoded in its part's `encoding`
 /// (HTML "encoding-parsing a URL"; `None` for header URLs).
 fn resolve(
@@ -372,8 +373,10 @@ fn resolve(
             whatwg::encoding_parse(base, reference, encoding.unwrap_or(UTF_8))
         }
         (_, Some(base)) => resolver.resolve(base, reference),
-        (_, None) if has_scheme(reference) => Ok(reference.to_owned()),
-        (_, None) => return Resolution::NoBase,
+        (_, None) => match strip_reference(reference) {
+            absolute if has_scheme(&absolute) => Ok(absolute.into_owned()),
+            _ => return Resolution::NoBase,
+        },
     };
     match result {
         Ok(url) => Resolution::Resolved(url),

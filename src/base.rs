@@ -11,14 +11,15 @@ use crate::headers::base_value;
 use crate::mime::Entity;
 use crate::options::{Options, Profile};
 use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
-use crate::url::{Resolver, has_scheme, whatwg};
+use crate::url::{Resolver, has_scheme, strip_reference, whatwg};
 use crate::vocab::FieldName;
 
 /// `value` made into a base for the resolver in use, or why it cannot be one.
 ///
 /// Every base this module gives an entity or an HTML part is absolute (it has a scheme), so
 /// every URL resolved against it is absolute too, whatever the resolver; a relative value is
-/// resolved against `outer` first. With the RFC resolvers an absolute value is taken as
+/// resolved against `outer` first. The value is stripped as the resolvers strip a reference
+/// ([`strip_reference`]). With the RFC resolvers an absolute value is then taken as
 /// written (RFC 1808 §4 step 1 and RFC 3986 §5.1 only ask for a scheme); with `whatwg` it is
 /// run through the URL Standard's parser (with `encoding` for the query, HTML
 /// "encoding-parsing a URL"), which normalizes it, and a value the parser rejects is no base.
@@ -28,17 +29,18 @@ fn absolute_base(
     value: &str,
     encoding: &'static Encoding,
 ) -> Result<String, String> {
+    let value = strip_reference(value);
     match (resolver, outer) {
         (Resolver::Whatwg, outer) => {
-            whatwg::encoding_parse(outer, value, encoding).map_err(|error| match outer {
-                None if !has_scheme(value) => {
+            whatwg::encoding_parse(outer, &value, encoding).map_err(|error| match outer {
+                None if !has_scheme(&value) => {
                     "it is relative and there is no base to resolve it against".to_owned()
                 }
                 _ => error.to_string(),
             })
         }
-        _ if has_scheme(value) => Ok(value.to_owned()),
-        (resolver, Some(outer)) => match resolver.resolve(outer, value) {
+        _ if has_scheme(&value) => Ok(value.into_owned()),
+        (resolver, Some(outer)) => match resolver.resolve(outer, &value) {
             Ok(url) if has_scheme(&url) => Ok(url),
             Ok(url) => Err(format!("its resolution {url:?} is relative")),
             Err(error) => Err(format!("it cannot be resolved against {outer:?}: {error}")),

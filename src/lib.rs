@@ -42,7 +42,9 @@
 //!
 //! 1. **Content base**, for `text/html` and `application/xhtml+xml` content only (RFC 1808
 //!    §3.1; RFC 2557 §5 (a)): the first `<base>` element with an `href`, in document order,
-//!    in the HTML namespace and not inside `<template>` (the HTML Standard's "frozen base
+//!    in the HTML namespace (as the HTML Standard's tree construction decides it: a `<base>`
+//!    inside `<svg>` or `<math>` is foreign unless it sits in an HTML or MathML text
+//!    integration point) and not inside `<template>` (the HTML Standard's "frozen base
 //!    URL"). As in the HTML Standard it applies to every URL of the document, also those
 //!    before it. Its value, entity-decoded, is resolved against E's header-level base; a value
 //!    the resolver refuses, or a `data:` or `javascript:` URL, is not used (the HTML

@@ -20,11 +20,15 @@
 //!    layer by layer, up to the raw message.
 //!
 //! Same-document references (an empty value, a fragment-only `#name`) are kept as written:
-//! they name this document, whatever its base. Headers never change. A part that cannot be
-//! rewritten faithfully (unknown charset or transfer encoding, a body that is not clean in its
-//! transfer encoding, a charset that is not ASCII-compatible such as UTF-16 or ISO-2022-JP, a
-//! `7bit` body that would need 8-bit bytes, a body whose quoted-printable written again would
-//! start a line with a multipart delimiter) is left as it was, with a
+//! they name this document, whatever its base; so are absolute ones. Both are told as the
+//! resolvers read a reference, stripped of tabs, newlines and surrounding C0 controls
+//! ([`strip_reference`](crate::url::strip_reference)): `ht<LF>tp://x/` is absolute and kept,
+//! and a relative `a<LF>b` becomes its resolved form, without the newline. Headers never
+//! change. A part that cannot be rewritten faithfully (unknown charset or transfer encoding, a
+//! body that is not clean in its transfer encoding, a charset that is not ASCII-compatible
+//! such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit bytes, a body whose
+//! quoted-printable written again would start a line with a multipart delimiter) is left as it
+//! was, with a
 //! [`DiagnosticKind::RewriteSkipped`] diagnostic.
 //!
 //! Hand-written because splicing with byte ranges is this project's job: `lol_html`'s
@@ -41,7 +45,7 @@ use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlRecord};
-use crate::url::has_scheme;
+use crate::url::{has_scheme, strip_reference};
 use crate::vocab::FieldName;
 
 /// What [`rewrite`] returns.
@@ -268,7 +272,9 @@ fn rewrite_part(
 ) -> Result<Option<(Vec<Splice>, usize)>, String> {
     let resolved_of = |record: usize| -> Option<&str> {
         let record = records.get(record)?;
-        if has_scheme(&record.reference) || is_same_document(&record.reference) {
+        // Read as the resolver read it: `ht<LF>tp://x` is absolute and kept as written.
+        let reference = strip_reference(&record.reference);
+        if has_scheme(&reference) || is_same_document(&reference) {
             return None;
         }
         // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
@@ -430,7 +436,7 @@ fn not_all_recorded(part: &HtmlPart) -> String {
     )
 }
 
-/// Whether `reference` (as written, white space trimmed) refers to the document it stands in
+/// Whether `reference` (stripped as the resolvers strip it) refers to the document it stands in
 /// and so is kept as written: an empty reference, which the HTML Standard resolves to the
 /// document's own URL (`<img src="">` would fetch the page itself once made absolute), or a
 /// fragment-only one (`href="#top"`, `usemap="#nav"`, CSS `url(#clip)`), which names a place

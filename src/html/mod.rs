@@ -21,10 +21,14 @@
 //!   **scripting disabled**, as mail clients render (so `<noscript>` content is markup and its
 //!   links count, in the same single pass); and it tracks the elements opened inside `<svg>` or
 //!   `<math>`, where no state switching applies, CDATA sections are recognised, a "breakout"
-//!   start tag (`<p>`, `<div>`, …) returns to HTML, and HTML integration points
-//!   (`foreignObject`, `desc`, `title`; `mi`, `mo`, `mn`, `ms`, `mtext`) hold HTML again. Only a
-//!   `<base>` in the HTML namespace, outside `<template>`, can be the document's base (the
-//!   HTML Standard's [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)).
+//!   start tag (`<p>`, `<div>`, `<font color>`, …) returns to HTML, and the standard's
+//!   [HTML integration points](https://html.spec.whatwg.org/multipage/parsing.html#html-integration-point)
+//!   (SVG `foreignObject`, `desc`, `title`; MathML `annotation-xml` with `encoding="text/html"`
+//!   or `application/xhtml+xml`) and [MathML text integration points](https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point)
+//!   (`mi`, `mo`, `mn`, `ms`, `mtext`) hold HTML again. Only a `<base>` in the HTML namespace,
+//!   outside `<template>`, can be the document's base (the HTML Standard's
+//!   [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)):
+//!   `<svg><title><base>` is one, `<math><title><base>` is not.
 //! - `attributes`: the table of the attributes that hold URLs, on which elements and in which
 //!   namespace; adding a row is all it takes to scan another attribute.
 //! - `microsyntax`: the URLs inside a value: the whole value, each `srcset` candidate, each

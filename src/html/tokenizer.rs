@@ -11,7 +11,10 @@ use html5gum::{Emitter, Error, Readable, Reader, State, StringReader};
 
 use super::attributes::{HTTP_EQUIV, may_be_kept, url_attribute};
 use super::microsyntax::for_each_url;
-use super::tree::{Namespace, Tree, element_name, raw_text_end, text_state};
+use super::tree::{
+    ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
+    is_html_encoding, raw_text_end, text_state,
+};
 use super::{HtmlUrl, UrlKind};
 use crate::vocab::element;
 
@@ -83,9 +86,9 @@ impl Reader for Input<'_> {
 /// One attribute of the current start tag that the scan keeps.
 #[derive(Debug)]
 struct KeptAttribute {
-    /// Its name; [`HTTP_EQUIV`] or a name of [`URL_ATTRIBUTES`].
+    /// Its name; [`HTTP_EQUIV`], [`ENCODING`] or a name of [`URL_ATTRIBUTES`].
     name: &'static str,
-    /// How its value is read; `None` for `http-equiv`.
+    /// How its value is read; `None` for `http-equiv` and `encoding`.
     kind: Option<UrlKind>,
     /// The raw value's bytes in the text (quotes excluded); `None` for an attribute without a
     /// value (`<a href>`), which holds no URL.
@@ -117,9 +120,11 @@ pub(super) struct ScanState {
     kept: Vec<KeptAttribute>,
     /// Decoded values of kept attributes whose raw value has character references.
     values: Vec<u8>,
-    /// The namespace of the current start tag, once decided (at its first attribute or its
-    /// end).
+    /// The namespace of the current start tag, once decided (at its first kept attribute,
+    /// and again at its end when an attribute that tree construction reads came after).
     namespace: Option<Namespace>,
+    /// What tree construction reads of the current start tag's attributes.
+    tree_attributes: StartTagAttributes,
     /// The kept attribute names that `<body>` start tags have had so far: a later `<body>`
     /// adds only attributes the element lacks (the HTML Standard's ["in body"](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inbody) insertion mode, "a start tag whose
     /// tag name is body").
@@ -188,6 +193,27 @@ impl ScanState {
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
+        if self.tree.in_foreign_content() {
+            self.note_tree_attribute(value_start, text);
+        }
+    }
+
+    /// Notes the current attribute when tree construction reads it: `color`, `face` or `size`
+    /// on `<font>` (a breakout tag with them), `encoding` on `<annotation-xml>` (an HTML
+    /// integration point with `text/html`). Both matter only in foreign content.
+    #[inline(never)]
+    fn note_tree_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        match &self.tag[..] {
+            b"font" if is_font_breakout_attribute(&self.attribute) => {
+                self.tree_attributes.has_font_breakout_attribute = true;
+                // Decided without this attribute, the namespace is decided again at the end.
+                self.namespace = None;
+            }
+            b"annotation-xml" if self.attribute == ENCODING.as_bytes() => {
+                self.keep(ENCODING, None, value_start, text);
+            }
+            _ => {}
+        }
     }
 
     /// Adds the current attribute to `kept` when the scan keeps it (see
@@ -204,12 +230,25 @@ impl ScanState {
                 None => return,
             }
         };
-        if self.kept.iter().any(|kept| kept.name == name) {
-            return;
-        }
         if tag == b"body" && namespace == Namespace::Html && self.body_names.contains(&name) {
             // The body element has it from an earlier <body>: this one is dropped.
             kind = None;
+        }
+        self.keep(name, kind, value_start, text);
+    }
+
+    /// Adds the attribute `name`, read as `kind`, whose value starts at `value_start`, to
+    /// `kept`, unless one of the same name came before; starts collecting its decoded value
+    /// when it has character references.
+    fn keep(
+        &mut self,
+        name: &'static str,
+        kind: Option<UrlKind>,
+        value_start: Option<usize>,
+        text: &str,
+    ) {
+        if self.kept.iter().any(|kept| kept.name == name) {
+            return;
         }
         let raw = value_start.map(|start| Self::raw_value(text, start));
         let needs_decoding = raw
@@ -259,15 +298,27 @@ impl ScanState {
         if let Some(namespace) = self.namespace {
             return namespace;
         }
-        let namespace = self.tree.start_tag_namespace(&self.tag);
+        let namespace = self
+            .tree
+            .start_tag_namespace(&self.tag, self.tree_attributes);
         self.namespace = Some(namespace);
         namespace
     }
 
     /// The tree's bookkeeping at the end of a start tag; returns its namespace.
-    fn open_element(&mut self) -> Namespace {
-        let namespace = self.namespace();
-        self.tree.open(&self.tag, namespace, self.self_closing);
+    fn open_element(&mut self, text: &str) -> Namespace {
+        if self.tag == b"annotation-xml" {
+            self.tree_attributes.has_html_encoding = self
+                .kept
+                .iter()
+                .find(|kept| kept.name == ENCODING)
+                .and_then(|kept| self.value(kept, text))
+                .is_some_and(|value| is_html_encoding(&value));
+        }
+        let namespace = self
+            .tree
+            .open(&self.tag, self.tree_attributes, self.self_closing);
+        self.namespace = Some(namespace);
         namespace
     }
 
@@ -408,6 +459,7 @@ impl Emitter for UrlEmitter<'_> {
         state.is_start_tag = true;
         state.self_closing = false;
         state.namespace = None;
+        state.tree_attributes = StartTagAttributes::default();
         state.kept.clear();
         state.values.clear();
         state.attribute.clear();
@@ -437,7 +489,7 @@ impl Emitter for UrlEmitter<'_> {
         }
         state.last_start_tag.clear();
         state.last_start_tag.extend_from_slice(&state.tag);
-        let namespace = state.open_element();
+        let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
             state.start_tag_urls(text, namespace);

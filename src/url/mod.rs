@@ -14,6 +14,16 @@
 //!
 //! Arguments are always in the order `(base, reference)`.
 //!
+//! **White space around and inside a reference.** Every resolver first removes every ASCII
+//! tab, LF and CR from the reference and trims the C0 controls and spaces (U+0000 to U+0020)
+//! at its two ends ([`strip_reference`]), so `" ht\ntp://spl\nit.example/p "` is
+//! `http://split.example/p` whatever the resolver, as a browser opens it. This is what the
+//! [URL Standard's basic URL parser] does to its input before anything else ("remove any
+//! leading and trailing C0 control or space", "remove all ASCII tab or newline"), what HTML
+//! allows around an attribute's URL ([valid URL potentially surrounded by spaces]), and what
+//! [RFC 3986 Appendix C] advises for a URI in context: "whitespace should be ignored when the
+//! URI is extracted", since text is wrapped at line ends. The base is taken as it is.
+//!
 //! **Absolute results.** With a base that has a scheme every resolver gives an absolute URL.
 //! A base without one is refused by `rfc1808` (RFC 1808 §4 step 1) and `whatwg` (the URL
 //! parser), while `rfc3986` resolves against it by RFC 3986 §5.2.2 as written and returns a
@@ -30,6 +40,11 @@
 //! [RFC 1808 §2.4]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4
 //! [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
 //! [RFC 3986 §5.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2
+//! [URL Standard's basic URL parser]: https://url.spec.whatwg.org/#concept-basic-url-parser
+//! [valid URL potentially surrounded by spaces]: https://html.spec.whatwg.org/multipage/urls-and-fetching.html#valid-url-potentially-surrounded-by-spaces
+//! [RFC 3986 Appendix C]: https://www.rfc-editor.org/rfc/rfc3986#appendix-C
+
+use std::borrow::Cow;
 
 pub mod components;
 pub mod rfc1808;
@@ -55,10 +70,9 @@ impl Resolver {
 
 /// Resolves `reference` against `base` with `resolver`, returning the absolute URL as a string.
 ///
-/// Both inputs are taken as they are: no whitespace is trimmed and no percent-encoding is
-/// changed; callers trim (HTML attribute URLs lose their leading and trailing ASCII white
-/// space, as the HTML Standard's "valid URL potentially surrounded by spaces" allows) and
-/// unwrap `<URL:…>` before calling.
+/// The reference is first stripped ([`strip_reference`]: ASCII tab, LF and CR removed,
+/// leading and trailing C0 controls and spaces trimmed); the base is taken as it is. No
+/// percent-encoding is changed by the RFC resolvers; callers unwrap `<URL:…>` before calling.
 ///
 /// Every resolver is total over arbitrary strings: it returns a URL or an error, never panics,
 /// and takes time linear (RFC resolvers) or near-linear (WHATWG) in the input's length.
@@ -83,6 +97,38 @@ pub fn resolve(resolver: Resolver, base: &str, reference: &str) -> Result<String
 /// [RFC 1808 §2.4.2]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4.2
 pub fn has_scheme(reference: &str) -> bool {
     components::split_scheme(reference).is_some()
+}
+
+/// `reference` as every resolver reads it: every ASCII tab, LF and CR removed, and the C0
+/// controls and spaces (U+0000 to U+0020) at its start and end trimmed, as the
+/// [URL Standard's basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser)
+/// does to its input first; [RFC 3986 Appendix C](https://www.rfc-editor.org/rfc/rfc3986#appendix-C)
+/// likewise says that white space around and inside a URI in context is not part of it.
+///
+/// Borrows (no allocation) when nothing inside the trimmed reference needs removing, which
+/// is the common case; allocates the stripped copy otherwise.
+///
+/// ```
+/// # use mimebase::url::strip_reference;
+/// assert_eq!(strip_reference("ht\ntp://spl\nit.example/p"), "http://split.example/p");
+/// assert_eq!(strip_reference(" \u{1}/a b\t \u{0}"), "/a b");
+/// assert!(matches!(strip_reference(" /a "), std::borrow::Cow::Borrowed("/a")));
+/// ```
+pub fn strip_reference(reference: &str) -> Cow<'_, str> {
+    // Only ASCII bytes are removed, so every cut is on a character boundary.
+    let trimmed = reference.trim_matches(|c: char| c <= ' ');
+    let bytes = trimmed.as_bytes();
+    if memchr::memchr3(b'\t', b'\n', b'\r', bytes).is_none() {
+        return Cow::Borrowed(trimmed);
+    }
+    let mut stripped = String::with_capacity(trimmed.len());
+    let mut from = 0;
+    for at in memchr::memchr3_iter(b'\t', b'\n', b'\r', bytes) {
+        stripped.push_str(trimmed.get(from..at).unwrap_or_default());
+        from = at + 1;
+    }
+    stripped.push_str(trimmed.get(from..).unwrap_or_default());
+    Cow::Owned(stripped)
 }
 
 /// Why a reference could not be resolved.
@@ -132,6 +178,29 @@ mod tests {
             ResolveError::BaseWithoutScheme.to_string(),
             "base URL has no scheme"
         );
+    }
+
+    #[test]
+    fn strip_reference_removes_what_the_url_parser_removes() {
+        for (written, read) in [
+            ("ht\ntp://spl\nit.example/p", "http://split.example/p"),
+            ("\t a\r\nb c \u{0}", "ab c"),
+            ("\u{1f}\u{1}#f\u{7}", "#f"),
+            ("a\u{b}\u{c}b", "a\u{b}\u{c}b"),
+            (" \t\n\r\u{0}\u{20}", ""),
+            ("\u{7f}a\u{a0}", "\u{7f}a\u{a0}"),
+            ("é\tè", "éè"),
+        ] {
+            assert_eq!(strip_reference(written), read, "{written:?}");
+        }
+        // Nothing inside to remove: the trimmed reference is borrowed, not copied.
+        for written in ["", "g", " /a b ", "\u{0}x\u{1}", "http://a/b?c#d"] {
+            assert!(
+                matches!(strip_reference(written), Cow::Borrowed(_)),
+                "{written:?}"
+            );
+        }
+        assert!(matches!(strip_reference("a\tb"), Cow::Owned(_)));
     }
 
     #[test]

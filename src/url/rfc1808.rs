@@ -10,16 +10,21 @@
 //! with nothing after them count as empty, so they inherit the base's query or params
 //! (steps 3 and 5 test for "non-empty"). The two places where this module departs from or
 //! clarifies the text are documented on [`resolve`] (step 1) and on [`Components::recombine`]
-//! (step 7).
+//! (step 7). Before step 1 the embedded URL is stripped of white space and C0 controls as
+//! every resolver does ([`strip_reference`]).
 //!
 //! [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
 //! [§2.4]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4
 
-use super::ResolveError;
 use super::components::Components;
+use super::{ResolveError, strip_reference};
 
 /// Resolves the `embedded` URL against the `base` URL by [RFC 1808 §4] steps 1–7 and returns
 /// the absolute URL as a string.
+///
+/// The embedded URL is first stripped ([`strip_reference`]: ASCII tab, LF and CR removed,
+/// leading and trailing C0 controls and spaces trimmed), so `" g\t"` is `g` and an embedded
+/// URL of spaces alone is empty (step 2a).
 ///
 /// Runs in time linear in `base.len() + embedded.len()`: step 6's iterative pattern removals
 /// are done with one stack over the path segments (the RFC itself suggests "a pair of segment
@@ -31,6 +36,7 @@ use super::components::Components;
 /// assert_eq!(resolve(base, "g;x?y#s")?, "http://a/b/c/g;x?y#s");
 /// assert_eq!(resolve(base, "../../../g")?, "http://a/../g");
 /// assert_eq!(resolve(base, "")?, "http://a/b/c/d;p?q#f");
+/// assert_eq!(resolve(base, " ht\ntp://spl\nit.example/p ")?, "http://split.example/p");
 /// # Ok::<(), mimebase::url::ResolveError>(())
 /// ```
 ///
@@ -58,9 +64,12 @@ pub fn resolve(base: &str, embedded: &str) -> Result<String, ResolveError> {
         return Err(ResolveError::BaseWithoutScheme);
     };
 
+    // White space and C0 controls are not part of the embedded URL (see `strip_reference`).
+    let embedded = strip_reference(embedded);
+
     // Step 2: "Both the base and embedded URLs are parsed into their component parts as
     // described in Section 2.4."
-    let mut url = Components::parse(embedded);
+    let mut url = Components::parse(&embedded);
 
     // Step 2a: "If the embedded URL is entirely empty, it inherits the entire base URL (i.e.,
     // is set equal to the base URL) and we are done." The base is returned as written,
@@ -73,7 +82,7 @@ pub fn resolve(base: &str, embedded: &str) -> Result<String, ResolveError> {
     // URL and we are done." It is returned unchanged, even when the scheme is the base's
     // (`http:g` stays `http:g`).
     if url.scheme.is_some() {
-        return Ok(embedded.to_owned());
+        return Ok(embedded.into_owned());
     }
 
     // Step 2c: "Otherwise, the embedded URL inherits the scheme of the base URL."

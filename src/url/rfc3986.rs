@@ -7,7 +7,7 @@
 //!
 //! [RFC 3986 §5.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2
 
-use super::ResolveError;
+use super::{ResolveError, strip_reference};
 
 /// The five components of a URI reference (RFC 3986 §3). `None` is "undefined", distinct
 /// from the empty string (§5.2.1: "a component is undefined if its associated delimiter does
@@ -94,6 +94,9 @@ impl<'a> Parts<'a> {
 /// scheme is taken as it is, even when the scheme is the base's).
 ///
 /// The base's fragment is not used (§5.1: the base is "stripped of any fragment component").
+/// The reference is first stripped of white space and C0 controls ([`strip_reference`]: ASCII
+/// tab, LF and CR removed, leading and trailing C0 controls and spaces trimmed; RFC 3986
+/// Appendix C: "the whitespace should be ignored when the URI is extracted").
 ///
 /// **A base without a scheme** is accepted and §5.2.2 is applied as written: nothing in §5.2
 /// needs the base's scheme, `T.scheme = Base.scheme` then leaves the target without one, and
@@ -113,13 +116,15 @@ impl<'a> Parts<'a> {
 /// assert_eq!(resolve("http://a/b/c/d;p?q", ";x").unwrap(), "http://a/b/c/;x");
 /// assert_eq!(resolve("/foo/bar", "baz").unwrap(), "/foo/baz");
 /// assert_eq!(resolve("/foo?bar", "?y").unwrap(), "/foo?y");
+/// assert_eq!(resolve("http://a/b/c/d;p?q", "\tg/\nh ").unwrap(), "http://a/b/c/g/h");
 /// ```
 ///
 /// [RFC 3986 §5.2.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.2
 /// [`has_scheme`]: super::has_scheme
 pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
     let base = Parts::parse(base);
-    let r = Parts::parse(r);
+    let reference = strip_reference(r);
+    let r = Parts::parse(&reference);
     let merged;
     let t = if r.scheme.is_some() {
         merged = remove_dot_segments(r.path);

@@ -38,7 +38,7 @@ use std::fmt::{self, Write as _};
 
 use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
 
-use super::ResolveError;
+use super::{ResolveError, strip_reference};
 
 /// Why the URL Standard's parser rejected an input: the `url` crate's error for the same
 /// input when it rejects it too, else nothing more specific.
@@ -106,6 +106,9 @@ pub fn parse(reference: &str) -> Result<String, ResolveError> {
 /// So `café.html?q=café` in a windows-1252 document is `…/caf%C3%A9.html?q=caf%E9`, and `日`
 /// in Shift_JIS is `%93%FA`. Path and fragment stay UTF-8.
 ///
+/// The reference is stripped first ([`strip_reference`]), as the basic URL parser's first
+/// steps strip its input, so the query is found and encoded in what the parser reads.
+///
 /// # Errors
 ///
 /// As [`resolve`] (with a base) or [`parse`] (without).
@@ -123,16 +126,17 @@ pub fn encoding_parse(
     reference: &str,
     encoding: &'static Encoding,
 ) -> Result<String, ResolveError> {
+    let reference = strip_reference(reference);
     let encoding = encoding.output_encoding();
     if encoding != UTF_8
-        && let Some(encoded) = encode_query(reference, encoding)
+        && let Some(encoded) = encode_query(&reference, encoding)
     {
-        let url = parse_with(base, &encoded, reference)?;
+        let url = parse_with(base, &encoded, &reference)?;
         if uses_document_encoding(&url) {
             return Ok(url.href().to_owned());
         }
     }
-    parse_with(base, reference, reference).map(|url| url.href().to_owned())
+    parse_with(base, &reference, &reference).map(|url| url.href().to_owned())
 }
 
 /// Parses `input` (`reference`, possibly with its query encoded) with ada; on failure asks the
@@ -165,11 +169,10 @@ fn uses_document_encoding(url: &ada_url::Url) -> bool {
     )
 }
 
-/// `reference` with the URL parser's preprocessing done (leading and trailing C0 controls and
-/// spaces removed, tabs and newlines removed) and its query, when it has one that `encoding`
-/// writes differently from UTF-8, percent-encoded after encoding. `None` when the query needs
-/// nothing (no query, or only ASCII, which every output encoding but ISO-2022-JP writes as
-/// ASCII).
+/// `reference`, already stripped as the URL parser's first steps strip it ([`strip_reference`]),
+/// with its query, when it has one that `encoding` writes differently from UTF-8,
+/// percent-encoded after encoding. `None` when the query needs nothing (no query, or only
+/// ASCII, which every output encoding but ISO-2022-JP writes as ASCII).
 ///
 /// The query is found as the URL parser finds it: in every state before the query, the first
 /// `#` starts the fragment and the first `?` before it starts the query (or the parse fails).
@@ -183,23 +186,10 @@ fn encode_query(reference: &str, encoding: &'static Encoding) -> Option<String> 
     if !query.contains(needs_encoder) {
         return None;
     }
-    let is_c0_or_space = |c: char| c <= ' ';
-    let is_tab_or_newline = |c: char| matches!(c, '\t' | '\n' | '\r');
-    let head = reference
-        .get(..query_start)?
-        .trim_start_matches(is_c0_or_space);
-    let mut tail = reference.get(fragment_start..)?;
-    let mut query = query;
-    if tail.is_empty() {
-        query = query.trim_end_matches(is_c0_or_space);
-    } else {
-        tail = tail.trim_end_matches(is_c0_or_space);
-    }
-    let query: String = query.chars().filter(|&c| !is_tab_or_newline(c)).collect();
     let mut out = String::with_capacity(reference.len() + 3 * query.len());
-    out.extend(head.chars().filter(|&c| !is_tab_or_newline(c)));
-    percent_encode_after_encoding(&query, encoding, &mut out);
-    out.extend(tail.chars().filter(|&c| !is_tab_or_newline(c)));
+    out.push_str(reference.get(..query_start)?);
+    percent_encode_after_encoding(query, encoding, &mut out);
+    out.push_str(reference.get(fragment_start..)?);
     Some(out)
 }
 

@@ -32,6 +32,7 @@ mod differential;
 mod extract;
 #[cfg(feature = "cli")]
 mod golden;
+mod html_base_namespace;
 mod html_urls;
 mod layout;
 mod lenient;
@@ -53,6 +54,7 @@ mod structures;
 mod targets;
 mod tree_differential;
 mod url_sources;
+mod url_space;
 mod vectors;
 mod whatwg_differential;
 #[cfg(feature = "cli")]
