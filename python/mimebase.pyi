@@ -152,6 +152,9 @@ class Report:
     @property
     def message_id(self) -> Optional[str]: ...
     @property
+    def complete(self) -> bool:
+        """False when a limit cut the analysis (the diagnostics say which)."""
+    @property
     def entities(self) -> List[Entity]: ...
     @property
     def urls(self) -> List[Url]: ...

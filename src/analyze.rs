@@ -328,6 +328,7 @@ pub(crate) fn analyze_in_detail(
         .map(|field| field.value.clone());
     let report = Report {
         message_id,
+        complete: !diagnostics.iter().any(|d| d.kind.is_limit()),
         entities: records,
         urls: Vec::new(),
         diagnostics,

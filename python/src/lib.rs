@@ -197,6 +197,14 @@ impl Report {
         self.report.message_id.clone()
     }
 
+    /// True when no limit cut the analysis (every entity, field, body and URL of the message
+    /// was read); False when one did, and the diagnostics say which. A mail filter that must
+    /// see every link should treat an incomplete report as a failure.
+    #[getter]
+    fn complete(&self) -> bool {
+        self.report.complete
+    }
+
     /// Every entity (``Entity``), in document order: a parent before its children.
     #[getter]
     fn entities(&self) -> Vec<Entity> {
@@ -221,8 +229,8 @@ impl Report {
     }
 
     /// The report as a ``dict``: the record ``mimebase inspect --json`` writes for this message
-    /// without its ``"type"`` and ``"path"`` keys, that is ``message_id``, ``entities``,
-    /// ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
+    /// without its ``"type"`` and ``"path"`` keys, that is ``message_id``, ``complete``,
+    /// ``entities``, ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
     /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         records::to_python(py, &self.report)
@@ -230,8 +238,9 @@ impl Report {
 
     fn __repr__(&self) -> String {
         format!(
-            "<mimebase.Report message_id={} entities={} urls={} diagnostics={}>",
+            "<mimebase.Report message_id={} complete={} entities={} urls={} diagnostics={}>",
             py_repr(self.report.message_id.as_deref()),
+            if self.report.complete { "True" } else { "False" },
             self.report.entities.len(),
             self.report.urls.len(),
             self.report.diagnostics.len()

@@ -43,8 +43,8 @@ use crate::records::Record;
 ///
 /// Each ``Record`` is one line of ``mimebase scan``'s output, as documented in the library's
 /// ``scan`` module, as a read-only mapping (``collections.abc.Mapping``): ``{"type":
-/// "message", "path", "format", "offset", "length", "message_id", "entities", "urls",
-/// "diagnostics"}`` for a message (``offset`` and ``length`` in bytes, 0-based, in the file:
+/// "message", "path", "format", "offset", "length", "message_id", "complete", "entities",
+/// "urls", "diagnostics"}`` for a message (``offset`` and ``length`` in bytes, 0-based, in the file:
 /// for an mbox file the range of the message, its ``From `` line included), or ``{"type":
 /// "error", "path", "format", "offset", "length", "kind", "message"}`` for an input that could
 /// not be read (``kind``: ``"read"``, ``"too_large"``, ``"internal"``). A record equals the

@@ -68,7 +68,10 @@ def test_scan_rejects_bad_options():
 def test_max_urls_leaves_urls_out_with_a_diagnostic_and_rewrite_leaves_the_part(tmp_path):
     raw = MESSAGE + b'<a href="b.html">b</a><a href="c.html">c</a>'
     assert len(mimebase.analyze(raw).urls) == 4
+    assert mimebase.analyze(raw).complete
     report = mimebase.analyze(raw, max_urls=2)
+    assert not report.complete
+    assert report.to_dict()["complete"] is False
     assert resolved(report) == ["http://example.com/news/", "http://example.com/news/today.html"]
     assert [d.kind for d in report.diagnostics] == ["url_limit"]
     assert mimebase.rewrite(raw, max_urls=2) == raw
@@ -76,6 +79,7 @@ def test_max_urls_leaves_urls_out_with_a_diagnostic_and_rewrite_leaves_the_part(
     (tmp_path / "m.eml").write_bytes(raw)
     [line] = list(mimebase.scan(tmp_path, jobs=1, max_urls=2))
     assert len(line["urls"]) == 2
+    assert line["complete"] is False
     assert [d["kind"] for d in line["diagnostics"]] == ["url_limit"]
 
 

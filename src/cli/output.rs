@@ -22,16 +22,14 @@
 //! escape controls already.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
-use mimebase::{
-    BaseRecord, BaseSource, DiagnosticKind, Options, PartId, Report, Resolution, UrlRecord,
-};
+use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Resolution, UrlRecord};
 
 use super::args::ColorArg;
 
@@ -135,29 +133,14 @@ impl Printer {
                         written = each(&url);
                     }
                 });
-                // The lines hold URLs alone: URLs left out by --max-urls are said on stderr,
-                // so that a shorter list is never taken for the whole.
-                for diagnostic in &report.diagnostics {
-                    if diagnostic.kind == DiagnosticKind::UrlLimit {
-                        let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-                        let place = match offset {
-                            Some(offset) => format!("{name} at byte {offset}"),
-                            None => name.to_owned(),
-                        };
-                        eprintln!(
-                            "mimebase: {}: part {}: {}",
-                            escape(&place),
-                            escape(part),
-                            escape(&diagnostic.message)
-                        );
-                    }
-                }
+                note_limits(name, offset, &report);
                 written
             }
             Printer::Inspect { .. } | Printer::InspectJson => {
                 let report = mimebase::analyze(&raw, options);
                 // The message is not needed to print its report.
                 drop(raw);
+                note_limits(name, offset, &report);
                 self.report(out, name, offset, &report)
             }
         }
@@ -212,6 +195,30 @@ impl Printer {
 /// in `error` records: a message over the size limit names the option that sets the limit,
 /// which the library's own sentence does not, since its users (the Python module among them)
 /// set the limit otherwise.
+/// Says on stderr, one `mimebase:` line each, where a limit cut the analysis of a message of
+/// the input `name` (see [`Report::complete`]): the output alone (URL lines, the tree, the
+/// JSON, which says `"complete": false`) would not tell a shorter list from the whole one.
+fn note_limits(name: &str, offset: Option<u64>, report: &Report) {
+    if report.complete {
+        return;
+    }
+    let place = match offset {
+        Some(offset) => format!("{name} at byte {offset}"),
+        None => name.to_owned(),
+    };
+    for diagnostic in report.diagnostics.iter().filter(|d| d.kind.is_limit()) {
+        let part = diagnostic
+            .part
+            .as_ref()
+            .map_or(String::new(), |p| format!("part {}: ", escape(p.as_str())));
+        eprintln!(
+            "mimebase: {}: incomplete: {part}{}",
+            escape(&place),
+            escape(&diagnostic.message)
+        );
+    }
+}
+
 pub(crate) fn failure_message(kind: ScanErrorKind, message: &str) -> Cow<'_, str> {
     if kind == ScanErrorKind::TooLarge {
         Cow::Owned(format!("{message} (--max-message-bytes)"))
@@ -393,12 +400,18 @@ fn inspect(
         None => format!("== {name}"),
     };
     writeln!(out, "{}", paint(palette.heading, &heading))?;
-    for diagnostic in report.diagnostics.iter().filter(|d| d.part.is_none()) {
-        writeln!(
-            out,
-            "{}",
-            paint(palette.problem, &format!("! {}", diagnostic.message))
-        )?;
+    // Diagnostics of the message as a whole, and of parts that are not in the tree (a part
+    // past the entity or depth limit): shown first, each with its part.
+    let shown: HashSet<&PartId> = report.entities.iter().map(|e| &e.part).collect();
+    for diagnostic in &report.diagnostics {
+        let line = match &diagnostic.part {
+            None => format!("! {}", diagnostic.message),
+            Some(part) if !shown.contains(part) => {
+                format!("! part {}: {}", part.as_str(), diagnostic.message)
+            }
+            Some(_) => continue,
+        };
+        writeln!(out, "{}", paint(palette.problem, &line))?;
     }
     let mut depths: HashMap<&PartId, usize> = HashMap::new();
     for entity in &report.entities {

@@ -352,6 +352,27 @@ pub enum DiagnosticKind {
     UrlLimit,
 }
 
+impl DiagnosticKind {
+    /// True for the kinds that say a limit cut the analysis, so that something the message
+    /// holds was not read: fields of a header past its size limit, entities past the depth,
+    /// entity or encoded-level limits, bodies past the decoded-size limit, URLs past the URL
+    /// limit, an HTML part the scan refused. A report with any of them is not
+    /// [`complete`](Report::complete).
+    pub fn is_limit(self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::HeaderTooLarge
+                | DiagnosticKind::DepthLimit
+                | DiagnosticKind::EntityLimit
+                | DiagnosticKind::DecodedSizeLimit
+                | DiagnosticKind::EncodedLevelLimit
+                | DiagnosticKind::HtmlError
+                | DiagnosticKind::NoscriptLimit
+                | DiagnosticKind::UrlLimit
+        )
+    }
+}
+
 /// A problem found in the message. Never fatal: the walk goes on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
@@ -369,6 +390,14 @@ pub struct Report {
     /// The root message's `Message-ID` field (RFC 5322 §3.6.4), unfolded and trimmed, angle
     /// brackets kept as written; `None` when there is none.
     pub message_id: Option<String>,
+    /// True when no limit cut the analysis: every entity, field, body and URL the message
+    /// holds was read. False when one did; the diagnostics whose kind
+    /// [`is_limit`](DiagnosticKind::is_limit) say which and where. A mail filter that must
+    /// see every link should treat an incomplete report as a failure (fail closed), or
+    /// analyze the message again with higher limits. A report read from JSON that lacks the
+    /// field is taken as incomplete.
+    #[serde(default)]
+    pub complete: bool,
     /// Every entity, in document order.
     pub entities: Vec<EntityRecord>,
     /// Every URL, in document order of entities; within one entity header URLs first, then

@@ -59,6 +59,11 @@ fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
     optional_number(source.length, out);
     out.extend_from_slice(b",\"message_id\":");
     optional_string(report.message_id.as_deref(), out);
+    out.extend_from_slice(if report.complete {
+        b",\"complete\":true"
+    } else {
+        b",\"complete\":false"
+    });
     out.extend_from_slice(b",\"entities\":[");
     for (i, entity) in report.entities.iter().enumerate() {
         if i > 0 {

@@ -762,8 +762,20 @@ fn max_urls_bounds_the_urls_recorded_and_urls_says_what_it_left_out() {
     );
     assert_eq!(
         String::from_utf8_lossy(&cut.stderr),
-        "mimebase: -: part HEADER: 2 URLs of the body are not recorded: \
+        "mimebase: -: incomplete: part HEADER: 2 URLs of the body are not recorded: \
          the message has more than 2 URLs\n"
+    );
+    // The report says it is not complete, and `inspect` says so on stderr too.
+    let inspected = mimebase(&["inspect", "--json", "--max-urls", "1"], message);
+    assert_eq!(json_lines(&inspected)[0]["complete"], false);
+    assert!(
+        String::from_utf8_lossy(&inspected.stderr).starts_with("mimebase: -: incomplete: "),
+        "{}",
+        String::from_utf8_lossy(&inspected.stderr)
+    );
+    assert_eq!(
+        json_lines(&mimebase(&["inspect", "--json"], message))[0]["complete"],
+        true
     );
 
     let scanned = json_lines(&mimebase(&["scan", "--max-urls", "2", "-"], message));
