@@ -14,8 +14,9 @@
 //! - [`MessageLine`], `"type": "message"`, one per message of `inspect --json`: `path` (the
 //!   path as given, `-` for standard input), `offset` (optional: for a message of an mbox
 //!   file that does not start the file, the 0-based byte offset of its `From ` line in the
-//!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `entities` ([`EntityRecord`]), `urls` ([`UrlRecord`]) and
-//!   `diagnostics` ([`Diagnostic`]).
+//!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `message_id`,
+//!   `complete` (false when a limit cut the analysis, see [`Report::complete`]), `entities`
+//!   ([`EntityRecord`]), `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
 //! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `offset` (optional,
 //!   as above) and the fields of [`UrlRecord`].
 //! - `"type": "error"`, one per input or message that could not be read: the `error` record
@@ -34,7 +35,7 @@
 //!     report: &report,
 //! })?;
 //! let expected = serde_json::json!({
-//!   "type": "message", "path": "m.eml", "message_id": null,
+//!   "type": "message", "path": "m.eml", "message_id": null, "complete": true,
 //!   "entities": [{
 //!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
 //!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
