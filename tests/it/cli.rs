@@ -788,3 +788,30 @@ fn max_urls_bounds_the_urls_recorded_and_urls_says_what_it_left_out() {
         "a part that lost URLs is left unchanged"
     );
 }
+
+/// A part past the entity limit is in no tree line: the tree shows its diagnostic at the top,
+/// and `urls`, whose output cannot say it, says on stderr that the analysis is incomplete.
+#[test]
+fn a_limit_that_cuts_the_analysis_is_said_by_urls_and_inspect() {
+    let mut message = b"Content-Type: multipart/mixed; boundary=b\n\n".to_vec();
+    for _ in 0..10_005 {
+        message.extend(b"--b\nContent-Type: text/plain\n\nx\n");
+    }
+    message.extend(b"--b\nContent-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n--b--\n");
+    let note = "mimebase: -: incomplete: part 10000: more than 10000 entities; \
+                this one and the 6 after it are not read\n";
+    let urls = mimebase(&["urls"], &message);
+    assert_eq!(urls.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&urls.stderr), note);
+    let inspect = mimebase(&["inspect"], &message);
+    assert_eq!(String::from_utf8_lossy(&inspect.stderr), note);
+    let tree = stdout(&inspect);
+    let mut lines = tree.lines();
+    assert_eq!(lines.next(), Some("== -"));
+    assert_eq!(
+        lines.next(),
+        Some("! part 10000: more than 10000 entities; this one and the 6 after it are not read")
+    );
+    let json = json_lines(&mimebase(&["inspect", "--json"], &message));
+    assert_eq!(json[0]["complete"], false);
+}
