@@ -403,28 +403,26 @@ fn header_urls(
 ) {
     let resolver = options.resolver();
     let mut not_recorded = 0;
-    for (field_index, field) in entity.fields.iter().enumerate() {
-        let (name, references, base) = if let Some(name) = field.name.filter(|f| f.is_base_field())
-        {
+    // The first Content-Type is the one read (`external-body`'s URL is its parameter).
+    let content_type = entity
+        .fields
+        .iter()
+        .find(|f| f.is(FieldName::ContentType))
+        .map(|f| f.index);
+    for field in &entity.fields {
+        let name = field.name;
+        let (references, base) = if name.is_base_field() {
             let value = headers::base_value(&field.value);
             if value.is_empty() {
                 continue;
             }
-            (name, vec![value], outer)
-        } else if let Some(name) = field.name.filter(|f| f.is_list_field()) {
-            (name, headers::list_urls(&field.value), header_base)
-        } else if field.is(FieldName::ContentType) {
+            (vec![value], outer)
+        } else if name.is_list_field() {
+            (headers::list_urls(&field.value), header_base)
+        } else if name == FieldName::ContentType && content_type == Some(field.index) {
             match headers::external_body_url(&entity.content_type) {
-                Some(url)
-                    if entity
-                        .fields
-                        .iter()
-                        .position(|f| f.is(FieldName::ContentType))
-                        == Some(field_index) =>
-                {
-                    (FieldName::ContentType, vec![url], header_base)
-                }
-                _ => continue,
+                Some(url) => (vec![url], header_base),
+                None => continue,
             }
         } else {
             continue;
@@ -440,7 +438,7 @@ fn header_urls(
                 part: entity.part.clone(),
                 source: UrlSource::Header {
                     name,
-                    field: field_index,
+                    field: field.index,
                     item,
                 },
                 reference,
@@ -454,6 +452,17 @@ fn header_urls(
     }
     if not_recorded > 0 {
         diagnostics.push(url_limit(entity, not_recorded, "header", options));
+    }
+    if entity.dropped_fields > 0 {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::UrlLimit,
+            message: format!(
+                "{} more fields that hold URLs are not read: the message has more than {} of them",
+                entity.dropped_fields,
+                options.max_urls()
+            ),
+        });
     }
 }
 

@@ -72,19 +72,18 @@ pub struct Header {
 
 /// Reads the header block at the start of `raw`, at most `max_bytes` of it.
 pub fn header_block(raw: &[u8], max_bytes: usize) -> Header {
-    let block = mime::header::parse(raw, 0..raw.len(), max_bytes);
+    let (block, every) = mime::header::parse_every_field(raw, max_bytes);
     Header {
         range: block.range,
         body_start: block.body_start,
-        fields: block
-            .fields
+        fields: every
             .into_iter()
-            .map(|field| {
+            .map(|(name, value)| {
                 let at = |range: Range<usize>| raw.get(range).unwrap_or_default();
                 // The analysis unfolds only the fields it reads; the targets check them all.
                 (
-                    String::from_utf8_lossy(at(field.raw_name)).into_owned(),
-                    mime::header::unfold(at(field.raw_value)),
+                    String::from_utf8_lossy(at(name)).into_owned(),
+                    mime::header::unfold(at(value)),
                 )
             })
             .collect(),

@@ -75,12 +75,17 @@ pub struct Options {
     resolver: Resolver,
     profile: Profile,
     max_depth: usize,
-    max_entities: usize,
+    max_entities: Option<usize>,
     max_header_bytes: usize,
     max_decoded_bytes: usize,
     max_encoded_levels: usize,
     max_urls: usize,
 }
+
+/// The memory one entity may take while a message is analyzed, in bytes, rounded up: its
+/// record, its header's kept fields, its bases and identifiers (measured at 620 to 700 bytes
+/// for a body part with one field, see `docs/PERFORMANCE.md`).
+const ENTITY_BYTES: usize = 1024;
 
 impl Default for Options {
     fn default() -> Self {
@@ -89,8 +94,8 @@ impl Default for Options {
             resolver: Resolver::default(),
             profile: Profile::default(),
             max_depth: 100,
-            max_entities: 10_000,
-            max_header_bytes: 1 << 20,
+            max_entities: None,
+            max_header_bytes: 64 << 20,
             max_decoded_bytes: 64 << 20,
             max_encoded_levels: 4,
             max_urls: 100_000,
@@ -153,13 +158,19 @@ impl Options {
     }
 
     /// How many entities (root, body parts and encapsulated messages together) are walked;
-    /// the rest of the message is skipped with a diagnostic.
+    /// the rest of the message is skipped with a diagnostic, and the report is not
+    /// [`complete`](crate::Report::complete).
     ///
     /// ### Default
     ///
-    /// 10 000 entities.
+    /// Set by the size of each message, so that the memory its entities take stays within
+    /// 64 MiB plus four times the message: (64 MiB + 4 × the message's bytes) / 1 KiB, an
+    /// entity taking up to about 1 KiB while it is analyzed. A message of 64 MiB may then
+    /// hold 327 680 entities, one of 300 KB 66 700: a message reaches the limit only when
+    /// its entities average fewer than 256 bytes, which no mail but a hostile one does. See
+    /// [`Options::entity_limit`].
     pub fn with_max_entities(mut self, count: usize) -> Self {
-        self.max_entities = count;
+        self.max_entities = Some(count);
         self
     }
 
@@ -169,9 +180,17 @@ impl Options {
     /// diagnostic, so that the fields after it (`Content-Type`, the base fields) are still
     /// read.
     ///
+    /// The memory a header takes does not follow its size: only the fields the analysis
+    /// reads are kept (the base fields, `Content-Type`, `Content-Transfer-Encoding`,
+    /// `Content-ID`, `Content-Disposition`, `Message-ID`, the `List-*` fields,
+    /// `Archived-At`), of each name the first two, and past those only fields holding URLs,
+    /// as many in the whole message as [`Options::with_max_urls`] URL records (the rest are
+    /// counted in a [`DiagnosticKind::UrlLimit`](crate::DiagnosticKind::UrlLimit) diagnostic).
+    ///
     /// ### Default
     ///
-    /// 1 MiB (1 048 576 bytes).
+    /// 64 MiB (67 108 864 bytes), the command line's largest message: no header of a message
+    /// it reads reaches it.
     pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
         self.max_header_bytes = bytes;
         self
@@ -247,9 +266,18 @@ impl Options {
         self.max_depth
     }
 
-    /// See [`Options::with_max_entities`].
-    pub fn max_entities(&self) -> usize {
+    /// See [`Options::with_max_entities`]: the number set, or `None` for the default, which
+    /// depends on the message ([`Options::entity_limit`]).
+    pub fn max_entities(&self) -> Option<usize> {
         self.max_entities
+    }
+
+    /// How many entities a message of `message_bytes` bytes may have walked: the number set
+    /// with [`Options::with_max_entities`], else (64 MiB + 4 × `message_bytes`) / 1 KiB.
+    pub fn entity_limit(&self, message_bytes: usize) -> usize {
+        self.max_entities.unwrap_or_else(|| {
+            message_bytes.saturating_mul(4).saturating_add(64 << 20) / ENTITY_BYTES
+        })
     }
 
     /// See [`Options::with_max_header_bytes`].

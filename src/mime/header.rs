@@ -11,30 +11,48 @@ use memchr::memchr2;
 
 use crate::vocab::FieldName;
 
-/// One header field.
+/// One header field the analysis reads.
 #[derive(Debug, Clone)]
 pub(crate) struct Field {
-    /// The field when it is one the analysis reads ([`FieldName`], compared ASCII
-    /// case-insensitively); `None` for any other field. Only these have their value unfolded
-    /// and kept: the others are counted (a field's index is part of a URL record) but never
-    /// read, since unfolding every `Received:` of every message would cost a scan dearly.
-    pub name: Option<FieldName>,
-    /// For a field the analysis reads: the value unfolded (RFC 5322 §2.2.3: every line break
-    /// followed by white space removed) and trimmed; 8-bit bytes that are not UTF-8 become
-    /// U+FFFD. Empty for the other fields.
+    /// Which field ([`FieldName`], compared ASCII case-insensitively). Only these fields are
+    /// kept: the others (`Received`, `Subject`, `X-…`) are counted, since a field's index is
+    /// part of a URL record, but never read, since unfolding every `Received:` of every
+    /// message would cost a scan dearly and keeping them would cost memory for nothing.
+    pub name: FieldName,
+    /// The field's place among all the fields of its header block, 0-based, the fields the
+    /// analysis does not read included.
+    pub index: usize,
+    /// The value unfolded (RFC 5322 §2.2.3: every line break followed by white space removed)
+    /// and trimmed; 8-bit bytes that are not UTF-8 become U+FFFD.
     pub value: String,
-    /// The name as written: its bytes in the buffer the header was read from.
-    pub raw_name: Range<usize>,
-    /// The value as written (after the colon, folded, without the final line break): its
-    /// bytes in that buffer.
-    pub raw_value: Range<usize>,
 }
 
 impl Field {
     /// True when the field is `name`.
     pub fn is(&self, name: FieldName) -> bool {
-        self.name == Some(name)
+        self.name == name
     }
+}
+
+/// A field longer than the limit, whose value was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Overlong {
+    /// Its name as written, in the buffer the header was read from.
+    pub raw_name: Range<usize>,
+    /// Where its value ends (before the final line break).
+    pub end: usize,
+}
+
+/// How many fields holding URLs the header blocks of one message may keep, beyond the first
+/// two of each name in each block (which are always kept: the first decides, the second is
+/// reported as a duplicate). Each field kept costs about 100 bytes besides its value, and a
+/// field can be 7 bytes long (`Base:x`), so without a bound a header of such fields would
+/// take 14 times its size in memory. Past [`Options::with_max_urls`](crate::Options::with_max_urls)
+/// URL records the message's URLs are no longer recorded anyway: the bound is set from it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeptFields {
+    /// How many more fields holding URLs may be kept.
+    pub budget: usize,
 }
 
 /// What went wrong while reading a header block.
@@ -59,11 +77,12 @@ pub(crate) struct Skipped {
 /// A header block: its fields, its range and where the body starts.
 #[derive(Debug, Clone)]
 pub(crate) struct HeaderBlock {
+    /// The fields the analysis reads ([`Field`]), in order.
     pub fields: Vec<Field>,
-    /// The indices in `fields` of the fields longer than the limit, whose values were not
-    /// read (each kept as a field the analysis does not read, so that the fields after it keep
-    /// their indices).
-    pub overlong: Vec<usize>,
+    /// The fields longer than the limit, whose values were not read.
+    pub overlong: Vec<Overlong>,
+    /// How many fields holding URLs were not kept (see [`KeptFields`]).
+    pub dropped: usize,
     /// The header block, without the blank line that ends it.
     pub range: Range<usize>,
     /// Where the body starts (after the blank line; at the start of the range when there is
@@ -75,11 +94,17 @@ pub(crate) struct HeaderBlock {
 }
 
 /// The fields read so far, and the bytes they hold.
-struct Fields<'r> {
+struct Fields<'r, 'k> {
     raw: &'r [u8],
     max_bytes: usize,
     fields: Vec<Field>,
-    overlong: Vec<usize>,
+    overlong: Vec<Overlong>,
+    kept: &'k mut KeptFields,
+    dropped: usize,
+    /// How many fields were read, kept or not.
+    count: usize,
+    /// When asked for ([`parse_every_field`]): the name and value ranges of every field.
+    every: Option<&'k mut Vec<(Range<usize>, Range<usize>)>>,
     /// The bytes of the fields read, overlong ones not counted.
     kept_bytes: usize,
     /// (name, name's range, start of the value) of the field being read; it ends where the
@@ -87,7 +112,7 @@ struct Fields<'r> {
     current: Option<(Option<FieldName>, Range<usize>, usize)>,
 }
 
-impl Fields<'_> {
+impl Fields<'_, '_> {
     /// Ends the field being read, if any, at `at`. A field of more than `max_bytes` bytes
     /// is overlong: its value is not unfolded, and its bytes do not count against the
     /// block's limit.
@@ -95,29 +120,44 @@ impl Fields<'_> {
         let Some((name, raw_name, value_start)) = self.current.take() else {
             return;
         };
+        let index = self.count;
+        self.count += 1;
         let raw_end = trim_line_break(self.raw, value_start, at);
+        if let Some(every) = self.every.as_deref_mut() {
+            every.push((raw_name.clone(), value_start..raw_end));
+        }
         let length = at.saturating_sub(raw_name.start);
         if length > self.max_bytes {
-            self.overlong.push(self.fields.len());
-            self.fields.push(Field {
-                name: None,
-                value: String::new(),
+            self.overlong.push(Overlong {
                 raw_name,
-                raw_value: value_start..raw_end,
+                end: raw_end,
             });
             return;
         }
         self.kept_bytes += length;
-        let value = if name.is_some() {
-            unfold(self.raw.get(value_start..raw_end).unwrap_or_default())
-        } else {
-            String::new()
+        let Some(name) = name else {
+            return;
         };
+        let same_name = self
+            .fields
+            .iter()
+            .filter(|f| f.name == name)
+            .take(2)
+            .count();
+        if same_name >= 2 {
+            if !name.holds_urls() {
+                return;
+            }
+            if self.kept.budget == 0 {
+                self.dropped += 1;
+                return;
+            }
+            self.kept.budget -= 1;
+        }
         self.fields.push(Field {
             name,
-            value,
-            raw_name,
-            raw_value: value_start..raw_end,
+            index,
+            value: unfold(self.raw.get(value_start..raw_end).unwrap_or_default()),
         });
     }
 }
@@ -145,14 +185,45 @@ impl Fields<'_> {
 /// are; once the fields read and the lines skipped hold more than `max_bytes` bytes,
 /// overlong fields not counted, the block ends with [`HeaderProblem::TooLarge`] before the
 /// next line that is not a continuation, and the body starts after the next empty line.
-pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
+pub(crate) fn parse(
+    raw: &[u8],
+    range: Range<usize>,
+    max_bytes: usize,
+    kept: &mut KeptFields,
+) -> HeaderBlock {
+    read_block(raw, range, max_bytes, kept, None)
+}
+
+/// [`parse`], and the name and value ranges of every field of the block (the fields the
+/// analysis does not read included, overlong ones too), for the fuzz targets.
+pub(crate) fn parse_every_field(
+    raw: &[u8],
+    max_bytes: usize,
+) -> (HeaderBlock, Vec<(Range<usize>, Range<usize>)>) {
+    let mut every = Vec::new();
+    let mut kept = KeptFields { budget: usize::MAX };
+    let block = read_block(raw, 0..raw.len(), max_bytes, &mut kept, Some(&mut every));
+    (block, every)
+}
+
+fn read_block(
+    raw: &[u8],
+    range: Range<usize>,
+    max_bytes: usize,
+    kept: &mut KeptFields,
+    every: Option<&mut Vec<(Range<usize>, Range<usize>)>>,
+) -> HeaderBlock {
     let end = range.end.min(raw.len());
     let start = range.start.min(end);
     let mut read = Fields {
         raw,
         max_bytes,
-        fields: Vec::with_capacity(16),
+        fields: Vec::with_capacity(8),
         overlong: Vec::new(),
+        kept,
+        dropped: 0,
+        count: 0,
+        every,
         kept_bytes: 0,
         current: None,
     };
@@ -189,7 +260,7 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         }
         read.finish(pos);
         let field = field_name(line);
-        if field.is_none() && read.fields.is_empty() && skipped.is_none() {
+        if field.is_none() && read.count == 0 && skipped.is_none() {
             problem = Some(HeaderProblem::NoHeader);
             break (pos, pos);
         }
@@ -220,8 +291,13 @@ pub(crate) fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> Header
         pos += line_len;
     };
     HeaderBlock {
-        fields: read.fields,
+        fields: {
+            let mut fields = read.fields;
+            fields.shrink_to_fit();
+            fields
+        },
         overlong: read.overlong,
+        dropped: read.dropped,
         range: start..header_end,
         body_start,
         problem,
@@ -367,30 +443,58 @@ mod tests {
         assert_eq!(unfold(b""), "");
     }
 
-    fn names_values(block: &HeaderBlock) -> Vec<(Option<&str>, &str)> {
+    /// Each field kept: its index, name and value.
+    fn kept(block: &HeaderBlock) -> Vec<(usize, &str, &str)> {
         block
             .fields
             .iter()
-            .map(|f| (f.name.map(FieldName::as_str), f.value.as_str()))
+            .map(|f| (f.index, f.name.as_str(), f.value.as_str()))
             .collect()
     }
 
+    fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
+        super::parse(raw, range, max_bytes, &mut KeptFields { budget: 1000 })
+    }
+
     #[test]
-    fn folded_fields_unfold_and_keep_raw_ranges() {
+    fn folded_fields_unfold_and_keep_their_index() {
         let raw =
             b"Subject: a\r\n b\r\nbase: <URL:http://x/\r\n  y>\r\nList-Help: \r\n <x> \r\n\r\nbody";
         let block = parse(raw, 0..raw.len(), 1000);
-        // Fields the analysis does not read are counted, not unfolded.
+        // Fields the analysis does not read are counted, not kept.
         assert_eq!(
-            names_values(&block),
-            [
-                (None, ""),
-                (Some("Base"), "<URL:http://x/  y>"),
-                (Some("List-Help"), "<x>")
-            ]
+            kept(&block),
+            [(1, "Base", "<URL:http://x/  y>"), (2, "List-Help", "<x>")]
         );
         assert_eq!(&raw[block.body_start..], b"body");
         assert_eq!(block.problem, None);
+    }
+
+    /// Past the first two of a name, fields holding URLs are kept while the message's bound
+    /// lasts, and counted when it does not; the others are not kept.
+    #[test]
+    fn fields_past_the_first_two_of_a_name_are_bounded() {
+        let mut raw = Vec::new();
+        for i in 0..5 {
+            raw.extend(format!("List-Help: <h{i}>\nContent-ID: <c{i}>\n").bytes());
+        }
+        raw.extend(b"\nbody");
+        let mut bound = KeptFields { budget: 2 };
+        let block = super::parse(&raw, 0..raw.len(), 1000, &mut bound);
+        let names: Vec<_> = kept(&block).into_iter().map(|(i, n, _)| (i, n)).collect();
+        assert_eq!(
+            names,
+            [
+                (0, "List-Help"),
+                (1, "Content-ID"),
+                (2, "List-Help"),
+                (3, "Content-ID"),
+                (4, "List-Help"),
+                (6, "List-Help")
+            ]
+        );
+        assert_eq!(block.dropped, 1);
+        assert_eq!(bound.budget, 0);
     }
 
     #[test]
@@ -420,12 +524,8 @@ mod tests {
         assert_eq!(block.problem, None);
         assert_eq!(&raw[block.body_start..], b"<a href=x>");
         assert_eq!(
-            names_values(&block),
-            [
-                (Some("Base"), "http://a/"),
-                (None, ""),
-                (Some("Content-Type"), "text/html")
-            ]
+            kept(&block),
+            [(0, "Base", "http://a/"), (2, "Content-Type", "text/html")]
         );
         let skipped = block.skipped.unwrap();
         assert_eq!(&raw[skipped.first], b"=?utf-8?B?YQ==?=");
@@ -434,7 +534,7 @@ mod tests {
 
     #[test]
     fn skipped_lines_count_against_the_size_limit() {
-        let mut raw = b"A: 1\n".to_vec();
+        let mut raw = b"Base: 1\n".to_vec();
         for _ in 0..20 {
             raw.extend(b"not a field, just words\n");
         }
@@ -453,14 +553,12 @@ mod tests {
         let block = parse(&raw, 0..raw.len(), 100);
         assert_eq!(block.problem, None);
         assert_eq!(&raw[block.body_start..], b"body");
-        assert_eq!(
-            names_values(&block),
-            [(None, ""), (None, ""), (Some("Content-Type"), "text/html")]
-        );
-        assert_eq!(block.overlong, [1]);
-        let field = &block.fields[1];
-        assert_eq!(&raw[field.raw_name.clone()], b"Content-Location");
-        assert!(raw[field.raw_value.clone()].ends_with(b"\tfolded"));
+        assert_eq!(kept(&block), [(2, "Content-Type", "text/html")]);
+        let [overlong] = &block.overlong[..] else {
+            panic!("{:?}", block.overlong)
+        };
+        assert_eq!(&raw[overlong.raw_name.clone()], b"Content-Location");
+        assert!(raw[..overlong.end].ends_with(b"\tfolded"));
     }
 
     #[test]

@@ -93,7 +93,11 @@ pub(crate) struct Entity {
     pub parent: Option<usize>,
     pub header: Range<usize>,
     pub body: Range<usize>,
+    /// The fields of the header that the analysis reads (see [`Field`]).
     pub fields: Vec<Field>,
+    /// How many fields holding URLs were not kept, past the message's bound (see
+    /// [`header::KeptFields`]).
+    pub dropped_fields: usize,
     pub content_type: ContentType,
     pub transfer_encoding: TransferEncoding,
 }
@@ -164,6 +168,12 @@ pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnos
     };
     let mut walk = Walk::default();
     let mut budget = options.max_decoded_bytes();
+    let mut kept = header::KeptFields {
+        budget: options.max_urls().saturating_add(1),
+    };
+    let entity_limit = options.entity_limit(raw.len());
+    // Body parts past the entity limit that were never queued.
+    let mut not_waiting = 0usize;
     let mut stack = vec![Pending {
         range: start..raw.len(),
         buffer: 0,
@@ -175,25 +185,34 @@ pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnos
         in_digest: false,
     }];
     while let Some(pending) = stack.pop() {
-        if walk.entities.len() >= options.max_entities() {
+        if walk.entities.len() >= entity_limit {
             diagnostics.push(Diagnostic {
                 part: Some(pending.part),
                 kind: DiagnosticKind::EntityLimit,
                 message: format!(
                     "more than {} entities; this one and the {} after it are not read",
-                    options.max_entities(),
-                    stack.len()
+                    entity_limit,
+                    stack.len() + not_waiting
                 ),
             });
             break;
         }
         let index = walk.entities.len();
         let bytes = walk.bytes(raw, pending.buffer);
-        let entity = read_entity(bytes, &pending, options, diagnostics);
+        let entity = read_entity(bytes, &pending, options, &mut kept, diagnostics);
         let next = children_of(bytes, &entity, &pending, index, options, diagnostics);
         let decoded = match next {
             Next::Nothing => None,
-            Next::Entities(children) => {
+            Next::Entities(mut children) => {
+                // No more of them wait than could still be walked, and one: the limit's
+                // diagnostic names it, and counts the others.
+                let room = entity_limit
+                    .saturating_sub(walk.entities.len())
+                    .saturating_add(1);
+                if children.len() > room {
+                    not_waiting += children.len() - room;
+                    children.truncate(room);
+                }
                 stack.extend(children.into_iter().rev());
                 None
             }
@@ -254,9 +273,10 @@ fn read_entity(
     raw: &[u8],
     pending: &Pending,
     options: &Options,
+    kept: &mut header::KeptFields,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Entity {
-    let block = header::parse(raw, pending.range.clone(), options.max_header_bytes());
+    let block = header::parse(raw, pending.range.clone(), options.max_header_bytes(), kept);
     let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
         diagnostics.push(Diagnostic {
             part: Some(pending.part.clone()),
@@ -301,21 +321,19 @@ fn read_entity(
             ),
         );
     }
-    for &index in &block.overlong {
-        if let Some(field) = block.fields.get(index) {
-            let name = raw.get(field.raw_name.clone()).unwrap_or_default();
-            let name = String::from_utf8_lossy(name.get(..100).unwrap_or(name));
-            diagnose(
-                diagnostics,
-                DiagnosticKind::HeaderTooLarge,
-                format!(
-                    "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are",
-                    field.raw_name.start,
-                    field.raw_value.end - field.raw_name.start,
-                    options.max_header_bytes()
-                ),
-            );
-        }
+    for field in &block.overlong {
+        let name = raw.get(field.raw_name.clone()).unwrap_or_default();
+        let name = String::from_utf8_lossy(name.get(..100).unwrap_or(name));
+        diagnose(
+            diagnostics,
+            DiagnosticKind::HeaderTooLarge,
+            format!(
+                "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are",
+                field.raw_name.start,
+                field.end - field.raw_name.start,
+                options.max_header_bytes()
+            ),
+        );
     }
     let default_type = if pending.in_digest {
         ContentType::new("message", "rfc822")
@@ -371,6 +389,7 @@ fn read_entity(
         header: block.range,
         body: block.body_start..pending.range.end,
         fields: block.fields,
+        dropped_fields: block.dropped,
         content_type,
         transfer_encoding,
     }

@@ -210,3 +210,23 @@ fn html_encoding_is_sniffed_as_chromium_sniffs_it() {
         assert_eq!(urls, [chromium], "{name}");
     }
 }
+
+/// 2.5 MB of header fields before the `Content-Type`: read whole (the header limit is the
+/// message limit), at no cost for the fields the analysis does not read.
+#[test]
+fn megabytes_of_header_fields_do_not_hide_the_content_type() {
+    let mut message = Vec::new();
+    for i in 0..50_000 {
+        message.extend(format!("X-Filler-{i:05}: {}\n", "y".repeat(34)).bytes());
+    }
+    assert!(message.len() > 2_500_000);
+    message.extend(b"Content-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n");
+    let report = analyze(&message, &Options::new());
+    assert_eq!(report.entities[0].content_type, "text/html");
+    assert_eq!(
+        report.urls[0].resolution.resolved(),
+        Some("http://x.example/")
+    );
+    assert!(report.complete);
+    assert_eq!(kinds(&report), []);
+}

@@ -582,8 +582,11 @@ fn extract_reads_no_more_than_the_limit() {
     assert!(!root().join("target/never-written").exists());
 }
 
+/// A header line of a megabyte is read past whole (the header limit is the message limit),
+/// and costs no memory since the field is not one the analysis reads; the fields after it are
+/// read.
 #[test]
-fn a_header_line_over_the_header_limit_does_not_cost_the_fields_after_it() {
+fn a_long_header_line_does_not_cost_the_fields_after_it() {
     let mut message = b"X-Long: ".to_vec();
     message.resize(8 + 1_100_000, b'a');
     message.extend(b"\nContent-Type: text/html\nContent-Base: http://long.example/dir/\n\n<a href=\"two.html\">x</a>\n");
@@ -599,17 +602,6 @@ fn a_header_line_over_the_header_limit_does_not_cost_the_fields_after_it() {
     );
     let output = mimebase(&["inspect", "--json"], &message);
     let record = &json_lines(&output)[0];
-    let diagnostics = record["diagnostics"].as_array().unwrap();
-    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
-    assert_eq!(diagnostics[0]["kind"], "header_too_large");
-    assert!(
-        diagnostics[0]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!(
-                "header field X-Long at byte 0 has {} bytes",
-                8 + 1_100_000
-            )),
-        "{diagnostics:?}"
-    );
+    assert_eq!(record["diagnostics"], serde_json::json!([]));
+    assert_eq!(record["complete"], true);
 }
