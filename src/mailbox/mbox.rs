@@ -22,10 +22,12 @@
 //! messages to the one before. The readers disagree on the header field line: Python's and
 //! MimeKit's start a message there, GMime's keeps the line in the header. RFC 4155 §2 settles
 //! it: a separator line is `From`, a single space, an address of some kind, a space and a
-//! timestamp, and `From`, blanks and a colon carry none of them; that line is the From field
-//! in the obsolete syntax of RFC 5322 §4.5.2 (`obs-from = "From" *WSP ":" mailbox-list
-//! CRLF`), which RFC 5322 §4 says a receiver must accept. In a body, where no header field
-//! can be, all three readers start a message at it, and so does this one.
+//! timestamp, and in `From : …` or `From  : …` the single space is followed by a colon or a
+//! second blank, which begin no address. That line is the From field in the obsolete syntax
+//! of RFC 5322 §4.5.2 (`obs-from = "From" *WSP ":" mailbox-list CRLF`), which RFC 5322 §4
+//! says a receiver must accept, and reading it as a separator would cut a message inside its
+//! header. After the header block (in the body, part headers included) all three readers
+//! start a message at it, and so does this one.
 //!
 //! Python ends a message before an empty line only when that line is the platform's line
 //! separator (`\n` on Unix), so on Unix it keeps a `\r\n` empty line in the message before;

@@ -69,9 +69,10 @@
 //!
 //! These are the boundaries Python's `mailbox.mbox` gives, except at two kinds of line: a
 //! From field in a header block, where Python (as MimeKit's parser) starts a message and
-//! GMime's parser does not, nor does mimebase (the line holds no envelope address or date: it
-//! is a header field); and a `\r\n` empty line before a `From ` line, which Python on Unix,
-//! whose line separator is `\n`, keeps in the message before.
+//! GMime's parser does not, nor does mimebase (the space after `From` is followed by a
+//! colon or a blank, where RFC 4155 §2 has an envelope address: it is a header field); and
+//! a `\r\n` empty line before a `From ` line, which Python on Unix, whose line separator is
+//! `\n`, keeps in the message before.
 //!
 //! What is given to [`analyze`](crate::analyze) is that range with the mboxrd quoting undone:
 //! a line that starts with one or more `>` followed by `From ` loses one `>` (`>From ` →

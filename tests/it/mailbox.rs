@@ -297,7 +297,9 @@ fn from_lines_split_as_python_and_gmime_do() {
     const E: &str = "From a@b Mon Jan  1 00:00:00 2024\n";
     const F: &str = "From c@d Mon Jan  1 00:00:00 2024\n";
     let multipart = "Content-Type: multipart/mixed; boundary=b\n";
-    let cases: Vec<(&str, String, &[(u64, u64)])> = vec![
+    /// What the case is, its mbox, and `(offset, length)` of each message.
+    type Case = (&'static str, String, &'static [(u64, u64)]);
+    let cases: Vec<Case> = vec![
         (
             "after an empty line",
             format!("{E}Subject: 1\n\nbody\n\n{F}Subject: 2\n\nbody 2\n"),
