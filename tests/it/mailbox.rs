@@ -8,7 +8,7 @@ use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Wa
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
-use crate::support::{workdir, write};
+use crate::support::{root, workdir, write};
 
 /// `(path relative to dir, format, offset, length, bytes or error kind)` of each message.
 type Seen = (
@@ -269,7 +269,7 @@ fn boundaries(name: &str, mbox: &[u8]) -> Vec<(u64, u64)> {
 /// both run on this file (`scripts/mbox-oracles` prints what each gives).
 #[test]
 fn netscape_from_lines_split_as_python_and_gmime_do() {
-    let mbox = fs::read(crate::support::root().join("tests/data/mbox/netscape.mbox")).unwrap();
+    let mbox = fs::read(root().join("tests/data/mbox/netscape.mbox")).unwrap();
     assert_eq!(
         boundaries("netscape", &mbox),
         [
