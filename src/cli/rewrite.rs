@@ -9,16 +9,16 @@
 //! (its mboxrd quoting kept). The output is the same mbox with each message rewritten: for
 //! each message, its stored bytes are unquoted ([`mailbox::unquote`], what `inspect`,
 //! `urls` and `scan` analyze), rewritten against its own bases, and quoted again
-//! ([`mailbox::quote`]); the empty lines that separate messages, and one final empty line,
-//! are written back as they were (`\n` or `\r\n`), and so is each `From ` line, which
+//! ([`mailbox::quote`]); the empty lines that separate messages (where there is one), and
+//! one final empty line, are written back as they were (`\n` or `\r\n`), and so is each `From ` line, which
 //! `rewrite` never changes. So a message that needs no rewriting comes back byte for byte,
 //! and splitting the output gives each message rewritten.
 //!
 //! Where that could alter a byte that was not meant to change, the message is written back
 //! as stored, unrewritten, with a diagnostic on stderr (as a part that cannot be re-encoded
-//! is): a message with a line after its `From ` line that begins with `From ` unquoted
-//! (stored by a writer that quotes only `From ` lines after an empty line: quoting it again
-//! would add a `>`), or whose rewritten form would not split back the same. A message over
+//! is): a message with a line after its `From ` line that begins with `From ` unquoted (a
+//! From field in its header block, `From : …`, which is no separator: quoting it would add a
+//! `>`), or whose rewritten form would not split back the same. A message over
 //! `--max-message-bytes` is copied from the input file as it is, with a diagnostic; from
 //! standard input it cannot be (its bytes were not kept), and neither can a read error be
 //! passed over: the mbox cannot be written whole, so `-o` and `--in-place` write nothing, the

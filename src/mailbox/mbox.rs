@@ -1,6 +1,37 @@
 //! Splitting an mbox into its messages: [`Mbox`] streams any reader a line at a time through
 //! [`Chunks`], and [`MboxInMemory`] splits a file already read whole, at the same boundaries
 //! (a unit test checks that the two agree).
+//!
+//! # Where a message starts
+//!
+//! A message starts at the first line of the file and at every later line that begins with
+//! `From ` (the separator line of RFC 4155 §2), whatever the line before it, with one
+//! exception: in the header block of the message being read (from its `From ` line to its
+//! first empty line), a line of `From`, blanks and a colon is a header field, not a
+//! separator. A `>From ` line is never a separator (mboxrd quoting,
+//! [`unquote`]).
+//!
+//! A message ends where the next one starts, less one empty line (`\n` or `\r\n`) just
+//! before that `From ` line, or at the end of the file less one final empty line.
+//!
+//! The rule is that of the readers of three mail libraries. Python's `mailbox.mbox`, GMime's
+//! `GMimeParser` and MimeKit's `MimeParser` (both in their mbox format) all start a message
+//! at a `From ` line that follows a non-empty line, such as the `From - ` lines Netscape
+//! wrote right after a multipart's close delimiter or a last line of base64, and at a body
+//! line such as `From here on`: a reader that wanted an empty line first would join those
+//! messages to the one before. The readers disagree on the header field line: Python's and
+//! MimeKit's start a message there, GMime's keeps the line in the header. RFC 4155 §2 settles
+//! it: a separator line is `From`, a single space, an address of some kind, a space and a
+//! timestamp, and in `From : …` or `From  : …` the single space is followed by a colon or a
+//! second blank, which begin no address. That line is the From field in the obsolete syntax
+//! of RFC 5322 §4.5.2 (`obs-from = "From" *WSP ":" mailbox-list CRLF`), which RFC 5322 §4
+//! says a receiver must accept, and reading it as a separator would cut a message inside its
+//! header. After the header block (in the body, part headers included) all three readers
+//! start a message at it, and so does this one.
+//!
+//! Python ends a message before an empty line only when that line is the platform's line
+//! separator (`\n` on Unix), so on Unix it keeps a `\r\n` empty line in the message before;
+//! here either ending is left out.
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -54,50 +85,92 @@ impl Iterator for MboxInMemory {
     }
 }
 
-/// The byte ranges of the messages of an mbox file (that starts with `From `): each from its
-/// `From ` line to the empty line before the next one, or to the end of the file less one
-/// final empty line. The same boundaries as [`Mbox`] finds as it streams. With each range,
-/// whether `>From ` occurs in it: one search for `From ` finds both.
+/// The byte ranges of the messages of an mbox file (that starts with `From `), at the
+/// boundaries of the [module docs](self), the same as [`Mbox`] finds as it streams. With each
+/// range, whether `>From ` occurs in it: one search for `From ` finds both.
 fn split_mbox(bytes: &[u8]) -> Vec<(Range<usize>, bool)> {
     let mut ranges = Vec::new();
     let mut start = 0;
     let mut quoted = false;
+    // The first empty line at or after some earlier `start` (the file's length if none), so
+    // the end of the header block of the message at `start` while it is not before `start`.
+    let mut empty_line = None;
     for from in memchr::memmem::find_iter(bytes, b"From ") {
         let Some(at) = from.checked_sub(1) else {
             continue;
         };
         match bytes.get(at) {
             Some(b'>') => quoted = true,
-            // `\nFrom ` at `at`: a `From ` line at `at + 1`, a separator if the line ending
-            // at `at` is empty.
+            // `\nFrom ` at `at`: a `From ` line at `from`.
             Some(b'\n') => {
-                let before = bytes.get(..at).unwrap_or_default();
-                let end = if before.ends_with(b"\n") {
-                    at
-                } else if before.ends_with(b"\n\r") {
-                    at - 1
-                } else {
-                    continue;
-                };
-                if end > start {
-                    ranges.push((start..end, quoted));
-                    start = at + 1;
-                    quoted = false;
+                if is_from_field(bytes.get(from..).unwrap_or_default()) {
+                    let header_end = match empty_line {
+                        Some(line) if line >= start => line,
+                        _ => first_empty_line(bytes, start),
+                    };
+                    empty_line = Some(header_end);
+                    if from < header_end {
+                        continue;
+                    }
                 }
+                let before = bytes.get(..from).unwrap_or_default();
+                let end = from.saturating_sub(empty_line_before(before));
+                ranges.push((start..end, quoted));
+                start = from;
+                quoted = false;
             }
             _ => {}
         }
     }
     let rest = bytes.get(start..).unwrap_or_default();
-    let trailing_empty_line = if rest.ends_with(b"\n\r\n") {
+    ranges.push((start..bytes.len() - empty_line_before(rest), quoted));
+    ranges
+}
+
+/// The length of the empty line (`\n` or `\r\n`) that ends `bytes`, 0 if its last line is
+/// not empty or does not end.
+fn empty_line_before(bytes: &[u8]) -> usize {
+    if bytes.ends_with(b"\n\r\n") {
         2
-    } else if rest.ends_with(b"\n\n") {
+    } else if bytes.ends_with(b"\n\n") {
         1
     } else {
         0
-    };
-    ranges.push((start..bytes.len() - trailing_empty_line, quoted));
-    ranges
+    }
+}
+
+/// The offset of the first empty line (`\n` or `\r\n`) after the line at `start` of
+/// `bytes`, or the length of `bytes` if there is none.
+fn first_empty_line(bytes: &[u8], start: usize) -> usize {
+    let rest = bytes.get(start..).unwrap_or_default();
+    let lf = memchr::memmem::find(rest, b"\n\n").map_or(rest.len(), |at| at + 1);
+    // A `\r\n` empty line before that one, if any, is within the first `lf + 2` bytes.
+    let before_lf = rest.get(..lf.saturating_add(2)).unwrap_or(rest);
+    let crlf = memchr::memmem::find(before_lf, b"\n\r\n").map_or(rest.len(), |at| at + 1);
+    start + lf.min(crlf)
+}
+
+/// The most blanks between `From` and the colon that [`is_from_field`] looks past: a line
+/// has at most 998 characters (RFC 5322 §2.1.1), so that a stream need not hold more of a
+/// line than [`FROM_FIELD_PEEK`] bytes to tell.
+const FROM_FIELD_BLANKS: usize = 998;
+
+/// The bytes of a line that [`is_from_field`] reads at most.
+const FROM_FIELD_PEEK: usize = "From".len() + FROM_FIELD_BLANKS + 1;
+
+/// Whether `line` (the rest of the input from the start of a line that begins with `From `,
+/// or its first [`FROM_FIELD_PEEK`] bytes, or the whole line) begins with `From`, blanks (space
+/// or tab) and a colon: the From header field in the obsolete syntax of RFC 5322 §4.5.2, which
+/// in a header block is a field of the message, not a separator. GMime and MimeKit read a
+/// header field name the same way (blanks allowed before the colon, none inside the name).
+fn is_from_field(line: &[u8]) -> bool {
+    let rest = line.get("From".len()..).unwrap_or_default();
+    let blanks = rest
+        .iter()
+        .take(FROM_FIELD_BLANKS + 1)
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    blanks <= FROM_FIELD_BLANKS && rest.get(blanks) == Some(&b':')
 }
 
 /// The messages of an mbox file, read a line at a time from any reader (a file, a pipe,
@@ -164,9 +237,11 @@ impl<R: Read> Mbox<R> {
         self.copy_line(&mut message, &mut length, false)?;
         // An empty line just read: the separator if a `From ` line follows, else content.
         let mut empty_line: Option<&'static [u8]> = None;
+        // No empty line read yet: the lines are the message's header block.
+        let mut in_header = true;
         loop {
             let head = self.reader.head()?;
-            if head.is_empty() || (empty_line.is_some() && head.starts_with(b"From ")) {
+            if head.is_empty() {
                 break;
             }
             let this_empty: Option<&'static [u8]> = if head.starts_with(b"\n") {
@@ -176,6 +251,11 @@ impl<R: Read> Mbox<R> {
             } else {
                 None
             };
+            if head.starts_with(b"From ")
+                && !(in_header && is_from_field(self.reader.head_at_least(FROM_FIELD_PEEK)?))
+            {
+                break;
+            }
             if let Some(previous) = empty_line.take() {
                 self.keep(&mut message, &mut length, previous);
             }
@@ -184,6 +264,7 @@ impl<R: Read> Mbox<R> {
                     self.reader.consume(line.len());
                     self.position += line.len() as u64;
                     empty_line = Some(line);
+                    in_header = false;
                 }
                 None => self.copy_line(&mut message, &mut length, self.unquoting)?,
             }
@@ -342,7 +423,13 @@ impl<R: Read> Chunks<R> {
     /// The unconsumed bytes, at least five of them unless a line ends sooner or the input
     /// does; empty at the end of the input.
     fn head(&mut self) -> io::Result<&[u8]> {
-        while self.data().len() < 5 && !self.data().contains(&b'\n') && self.fill()? {}
+        self.head_at_least(5)
+    }
+
+    /// The unconsumed bytes, at least `count` of them (fewer than the buffer's size) unless
+    /// a line ends sooner or the input does.
+    fn head_at_least(&mut self, count: usize) -> io::Result<&[u8]> {
+        while self.data().len() < count && !self.data().contains(&b'\n') && self.fill()? {}
         Ok(self.data())
     }
 }
@@ -384,32 +471,75 @@ mod tests {
     }
 
     #[test]
-    fn splits_after_empty_lines_and_unquotes() {
-        let first =
-            b"From a\nSubject: 1\n\nbody\n>From quoted\n>>From twice\nFrom not after blank\n";
+    fn splits_at_every_from_line_and_unquotes() {
+        let first = b"From a\nSubject: 1\nFrom : field\n\nbody\n>From quoted\n>>From twice\n";
+        let unseparated = b"From x\nSubject: after a non-empty line\n";
         let second = b"From b\r\nSubject: 2\r\n\r\n\r\n";
         let third = b"From c\nSubject: 3\n\nno newline";
-        let mbox = [&first[..], b"\n", second, b"\r\n", third].concat();
+        let mbox = [&first[..], unseparated, b"\n", second, b"\r\n", third].concat();
         for chunk in [1, 2, 3, 5, 7, 4096] {
             let messages = split(&mbox, 1 << 20, chunk);
-            assert_eq!(messages.len(), 3, "chunk {chunk}");
+            assert_eq!(messages.len(), 4, "chunk {chunk}");
             assert_eq!((messages[0].0, messages[0].1), (0, first.len() as u64));
             assert_eq!(
                 messages[0].2.as_deref().unwrap(),
-                b"From a\nSubject: 1\n\nbody\nFrom quoted\n>From twice\nFrom not after blank\n"
+                b"From a\nSubject: 1\nFrom : field\n\nbody\nFrom quoted\n>From twice\n"
             );
-            // Of the three empty lines after `Subject: 2`, the last is the separator.
-            let offset = first.len() as u64 + 1;
+            let offset = first.len() as u64;
             assert_eq!(
                 messages[1],
+                (offset, unseparated.len() as u64, Ok(unseparated.to_vec()))
+            );
+            // Of the three empty lines after `Subject: 2`, the last is the separator.
+            let offset = offset + unseparated.len() as u64 + 1;
+            assert_eq!(
+                messages[2],
                 (offset, second.len() as u64, Ok(second.to_vec()))
             );
             let offset = offset + second.len() as u64 + 2;
             assert_eq!(
-                messages[2],
+                messages[3],
                 (offset, third.len() as u64, Ok(third.to_vec()))
             );
             assert_eq!(offset + third.len() as u64, mbox.len() as u64);
+        }
+    }
+
+    /// The offsets of the messages of `mbox`, streamed `chunk` bytes at a time, after
+    /// checking that the split in memory gives the same messages.
+    fn starts(mbox: &[u8], chunk: usize) -> Vec<u64> {
+        let streamed = split(mbox, 1 << 20, chunk);
+        assert_eq!(split_in_memory(mbox), streamed);
+        streamed.iter().map(|m| m.0).collect()
+    }
+
+    #[test]
+    fn a_from_field_is_a_separator_only_after_the_header_block() {
+        // In the header block: a field (`From`, blanks, a colon), else a separator.
+        for field in ["From : x", "From  : x", "From \t:x", "From :"] {
+            let mbox = format!("From a\nTo: b\n{field}\nSubject: s\n\nbody\n");
+            assert_eq!(starts(mbox.as_bytes(), 3), [0], "{field:?}");
+            let crlf = mbox.replace('\n', "\r\n");
+            assert_eq!(starts(crlf.as_bytes(), 3), [0], "{field:?}");
+        }
+        for line in ["From here on", "From x : y", "From  ", "From  x:"] {
+            let mbox = format!("From a\nTo: b\n{line}\nSubject: s\n\nbody\n");
+            assert_eq!(starts(mbox.as_bytes(), 3), [0, 13], "{line:?}");
+        }
+        // After the header block, in the body or right after the empty line: a separator.
+        let mbox = b"From a\nTo: b\n\nFrom : x\nSubject: 2\n\nbody\nFrom  : y\n";
+        assert_eq!(starts(mbox, 3), [0, 14, 40]);
+        // The header block is that of the message being read, not of the one before.
+        let mbox = b"From a\nTo: b\n\nbody\nFrom b\nFrom : x\n\nFrom : y\n";
+        assert_eq!(starts(mbox, 2), [0, 19, 36]);
+        // A field with many blanks before its colon, up to the 998 of a line.
+        for (blanks, separator) in [(998, false), (999, true)] {
+            let line = format!("From{}:", " ".repeat(blanks));
+            let mbox = format!("From a\n{line}\n\nbody\n");
+            let expected: &[u64] = if separator { &[0, 7] } else { &[0] };
+            for chunk in [1, 7, 4096] {
+                assert_eq!(starts(mbox.as_bytes(), chunk), expected, "{blanks}");
+            }
         }
     }
 
@@ -431,7 +561,7 @@ mod tests {
 
     #[test]
     fn in_memory_and_streaming_split_alike() {
-        let lines: [&[u8]; 9] = [
+        let lines: [&[u8]; 11] = [
             b"From x\n",
             b"\n",
             b"\r\n",
@@ -441,6 +571,8 @@ mod tests {
             b"text\r\n",
             b"From y",
             b">",
+            b"From : f\n",
+            b"From \t",
         ];
         // Every mbox of up to four of these pieces after a `From ` line.
         let mut count = 0;
@@ -462,7 +594,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(count, 1 + 9 + 81 + 729 + 6561);
+        assert_eq!(count, 1 + 11 + 121 + 1331 + 14641);
     }
 
     #[test]

@@ -97,12 +97,12 @@ mod tests {
         // `>From` without the space is not a quoted `From ` line.
         assert_eq!(message, b"From a\r\nFrom b\r\n>>From c\nx>From d\n>From");
         assert_eq!(quoted(&message), stored);
-        // A `From ` line stored unquoted (after a non-empty line, so not a separator) cannot
-        // come back: the quoted length tells.
-        let stored = b"From a\nx\nFrom b\n";
+        // A `From ` line stored unquoted (a From field in the header block, so not a
+        // separator) cannot come back: the quoted length tells.
+        let stored = b"From a\nx: y\nFrom : b\n";
         let mut message = stored.to_vec();
         unquote(&mut message);
         assert_eq!(quoted_len(&message), stored.len() + 1);
-        assert_eq!(quoted(&message), b"From a\nx\n>From b\n");
+        assert_eq!(quoted(&message), b"From a\nx: y\n>From : b\n");
     }
 }

@@ -50,20 +50,30 @@
 //! # Offsets in mbox files
 //!
 //! An mbox file holds messages one after another, each starting with a `From ` line (the
-//! "From_ line": envelope sender and date). `scan` (and every other command: `inspect`,
-//! `urls`, `rewrite`, `extract`) reads a file, or standard input, as an mbox when its first
-//! five bytes are `From `, and starts a new message at every line that begins with `From ` and
-//! follows an empty line (`\n` or `\r\n`), as the mboxo and mboxrd formats write them; a
-//! `From ` line after a non-empty line is part of the message.
+//! "From_ line": envelope sender and date; RFC 4155 §2). `scan` (and every other command:
+//! `inspect`, `urls`, `rewrite`, `extract`) reads a file, or standard input, as an mbox when
+//! its first five bytes are `From `, and starts a new message at every line that begins with
+//! `From `, whether or not an empty line comes before it (mail clients such as Netscape wrote
+//! a `From ` line right after a message's last line). Two kinds of line are not separators:
+//! a line that begins with `>From ` (quoted, see below), and, in the header block of the
+//! message being read (up to its first empty line), a line of `From`, blanks and a colon, the
+//! From header field in the obsolete syntax of RFC 5322 §4.5.2.
 //!
 //! A message's `offset` is the byte offset of its `From ` line in the mbox file (0-based), and
-//! `length` covers that line, then every line of the message with its line ending, up to and
-//! **not** including the empty line that separates it from the next `From ` line. At the end
-//! of the file one final empty line is likewise left out; a last message without a trailing
-//! newline ends at the end of the file. (These are the boundaries Python's `mailbox.mbox`
-//! gives.) So `offset..offset + length` is the stored message, envelope line included, and
-//! the lengths of all messages plus one separator line between each two (and possibly one at
-//! the end) add up to the file's size.
+//! `length` covers that line, then every line of the message with its line ending, up to the
+//! next `From ` line, **not** including one empty line (`\n` or `\r\n`) just before it. At
+//! the end of the file one final empty line is likewise left out; a last message without a
+//! trailing newline ends at the end of the file. So `offset..offset + length` is the stored
+//! message, envelope line included, and the lengths of all messages plus the separating
+//! empty lines (at most one between two messages, and possibly one at the end) add up to the
+//! file's size.
+//!
+//! These are the boundaries Python's `mailbox.mbox` gives, except at two kinds of line: a
+//! From field in a header block, where Python (as MimeKit's parser) starts a message and
+//! GMime's parser does not, nor does mimebase (the space after `From` is followed by a
+//! colon or a blank, where RFC 4155 §2 has an envelope address: it is a header field); and
+//! a `\r\n` empty line before a `From ` line, which Python on Unix, whose line separator is
+//! `\n`, keeps in the message before.
 //!
 //! What is given to [`analyze`](crate::analyze) is that range with the mboxrd quoting undone:
 //! a line that starts with one or more `>` followed by `From ` loses one `>` (`>From ` →

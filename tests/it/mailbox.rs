@@ -8,7 +8,7 @@ use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Wa
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
-use crate::support::{workdir, write};
+use crate::support::{root, workdir, write};
 
 /// `(path relative to dir, format, offset, length, bytes or error kind)` of each message.
 type Seen = (
@@ -233,5 +233,166 @@ fn regular_files_are_read_whole_even_when_their_size_is_zero() {
         } else {
             assert!(bytes.starts_with(b"Name:"), "{}", path.display());
         }
+    }
+}
+
+/// `(offset, length)` of each message of `mbox`, split twice, and checked to agree: as a
+/// file read whole (written to the work directory `name`) and split in memory ([`open`]),
+/// and streamed ([`Mbox`]).
+fn boundaries(name: &str, mbox: &[u8]) -> Vec<(u64, u64)> {
+    fn offsets(messages: impl Iterator<Item = Message>) -> Vec<(u64, u64)> {
+        messages
+            .map(|m| (m.source.offset.unwrap(), m.source.length.unwrap()))
+            .collect()
+    }
+    let streamed = offsets(Mbox::new("-".to_owned(), mbox, 1 << 20));
+    let path = workdir(name).join("in.mbox");
+    write(&path, mbox);
+    let Opened::Many(messages) = open(
+        Found::File {
+            path,
+            in_maildir: false,
+        },
+        1 << 20,
+    ) else {
+        panic!("not an mbox")
+    };
+    assert_eq!(offsets(messages), streamed, "in memory and streamed");
+    streamed
+}
+
+/// `tests/data/mbox/netscape.mbox`, written for this test after the mail folders Netscape
+/// wrote (MimeKit's test file `content-length.mbox.txt` has the same shapes): a `From - ` line
+/// right after a close delimiter and right after a base64 line, and a From field with a space
+/// before its colon. The boundaries are those of Python's `mailbox.mbox` (Python 3.11) except
+/// at the From field, where GMime's `GMimeParser` (3.2.13, `GMIME_FORMAT_MBOX`) agrees with us:
+/// both run on this file (`scripts/mbox-oracles` prints what each gives).
+#[test]
+fn netscape_from_lines_split_as_python_and_gmime_do() {
+    let mbox = fs::read(root().join("tests/data/mbox/netscape.mbox")).unwrap();
+    assert_eq!(
+        boundaries("netscape", &mbox),
+        [
+            // Python: (0, 614) and (614, 268), after the close delimiter, (883, 300) after an
+            // empty line; GMime: offsets 0, 614, 883.
+            (0, 614),
+            (614, 268),
+            (883, 300),
+            // Python splits at the From field at 1215: (1183, 32), (1215, 256); GMime does not
+            // (offsets 1183, 1472), nor do we (the module docs of `mailbox::mbox` say why).
+            (1183, 288),
+            // Python: (1472, 181), after an empty line; GMime: 1472.
+            (1472, 181),
+        ]
+    );
+}
+
+/// One case per kind of line before a `From ` line, and per kind of `From ` line. The
+/// expected `(offset, length)` pairs are those Python's `mailbox.mbox` (3.11, on Linux) gives
+/// for the same bytes, and GMime's `GMimeParser` (3.2.13, `GMIME_FORMAT_MBOX`) starts a message
+/// at the same offsets, except where a comment says otherwise (`scripts/mbox-oracles` prints
+/// what each gives for a file).
+#[test]
+fn from_lines_split_as_python_and_gmime_do() {
+    const E: &str = "From a@b Mon Jan  1 00:00:00 2024\n";
+    const F: &str = "From c@d Mon Jan  1 00:00:00 2024\n";
+    let multipart = "Content-Type: multipart/mixed; boundary=b\n";
+    /// What the case is, its mbox, and `(offset, length)` of each message.
+    type Case = (&'static str, String, &'static [(u64, u64)]);
+    let cases: Vec<Case> = vec![
+        (
+            "after an empty line",
+            format!("{E}Subject: 1\n\nbody\n\n{F}Subject: 2\n\nbody 2\n"),
+            &[(0, 51), (52, 53)],
+        ),
+        (
+            "after a close delimiter",
+            format!("{E}Subject: 1\n{multipart}\n--b\n\nx\n--b--\n{F}Subject: 2\n\nbody 2\n"),
+            &[(0, 101), (101, 53)],
+        ),
+        (
+            "after a base64 line",
+            format!(
+                "{E}Subject: 1\nContent-Transfer-Encoding: base64\n\nAAAA\n{F}Subject: 2\n\nbody 2\n"
+            ),
+            &[(0, 85), (85, 53)],
+        ),
+        (
+            "in the middle of a body paragraph",
+            format!("{E}Subject: 1\n\nfirst line\nFrom here on it is\nthe same paragraph\n"),
+            &[(0, 57), (57, 38)],
+        ),
+        (
+            "quoted",
+            format!("{E}Subject: 1\n\nfirst line\n>From here on it is\n>>From here\n"),
+            &[(0, 89)],
+        ),
+        (
+            "From without a space after it",
+            format!("{E}Subject: 1\n\nbody\n\nFrom:x\nFromage\n"),
+            &[(0, 67)],
+        ),
+        (
+            // Python: (0, 45), (45, 23), (69, 53); GMime: 0, 69.
+            "a From field in the header block",
+            format!("{E}Subject: 1\nFrom : x@y\nTo: z\n\nbody\n\n{F}Subject: 2\n\nbody 2\n"),
+            &[(0, 68), (69, 53)],
+        ),
+        (
+            // Python: (0, 45), (45, 24); GMime: 0.
+            "a From field with two spaces in the header block",
+            format!("{E}Subject: 1\nFrom  : x@y\nTo: z\n\nbody\n"),
+            &[(0, 69)],
+        ),
+        (
+            // Python: (0, 45), (45, 24); GMime: 0.
+            "a From field with a tab in the header block",
+            format!("{E}Subject: 1\nFrom \t: x@y\nTo: z\n\nbody\n"),
+            &[(0, 69)],
+        ),
+        (
+            "a From field line in the body",
+            format!("{E}Subject: 1\n\nbody\nFrom  : x@y\nSubject: 2\n\nbody 2\n"),
+            &[(0, 51), (51, 31)],
+        ),
+        (
+            "a From field line right after the empty line",
+            format!("{E}Subject: 1\n\nFrom : x@y\nSubject: 2\n\nbody 2\n"),
+            &[(0, 45), (46, 30)],
+        ),
+        (
+            "a From line that is no field, in the header block",
+            format!("{E}Subject: 1\nFrom here on\nTo: z\n\nbody\n"),
+            &[(0, 45), (45, 25)],
+        ),
+        (
+            "a From field in the header block of a part",
+            format!(
+                "{E}Subject: 1\n{multipart}\n--b\nFrom  : x@y\nContent-Type: text/plain\n\nx\n--b--\n"
+            ),
+            &[(0, 92), (92, 46)],
+        ),
+        (
+            "at the start of a message/rfc822 body",
+            format!(
+                "{E}Subject: 1\nContent-Type: message/rfc822\n\n{F}Subject: inner\n\ninner body\n"
+            ),
+            &[(0, 74), (75, 61)],
+        ),
+        (
+            // Python on Linux keeps the `\r\n` empty line in the first message: (0, 57).
+            "CRLF, after an empty line",
+            format!("{E}Subject: 1\n\nbody\n\n{F}Subject: 2\n\nbody 2\n").replace('\n', "\r\n"),
+            &[(0, 55), (57, 57)],
+        ),
+        (
+            "CRLF, after a non-empty line",
+            format!("{E}Subject: 1\n\nbody\n{F}Subject: 2\n\nbody 2\n").replace('\n', "\r\n"),
+            &[(0, 55), (55, 57)],
+        ),
+    ];
+    for (i, (name, mbox, expected)) in cases.into_iter().enumerate() {
+        let split = boundaries(&format!("case-{i}"), mbox.as_bytes());
+        assert_eq!(split, expected, "{name}");
     }
 }

@@ -397,7 +397,8 @@ fn rewrite_gives_each_message_of_an_mbox_its_own_base() {
 }
 
 /// mbox files whose messages need no rewriting: quoted lines, CRLF, with and without a
-/// final empty line or a final newline, a `From ` line inside a message.
+/// final empty line or a final newline, a `From ` line after a non-empty line (a message
+/// starts there, with no empty line before it), a From field inside a header block.
 fn mboxes_needing_no_change() -> Vec<Vec<u8>> {
     let html = "Content-Type: text/html\n\n<a href=\"http://abs.example/x\">x</a>\n";
     vec![
@@ -407,6 +408,7 @@ fn mboxes_needing_no_change() -> Vec<Vec<u8>> {
         format!("From a\r\n{}\r\nFrom b\r\n{}\r\n", html.replace('\n', "\r\n"), html.replace('\n', "\r\n")).into_bytes(),
         format!("From a\n{html}\n\n\nFrom b\nx\n\n\n").into_bytes(),
         b"From a\nSubject: a From line stored unquoted\n\nline\nFrom here, not after an empty line\n".to_vec(),
+        b"From a\nFrom : field@example.com\nSubject: a From field stored unquoted\n\nline\n".to_vec(),
         b"From only\n".to_vec(),
     ]
 }
@@ -428,8 +430,9 @@ fn rewrite_of_an_mbox_needing_no_change_is_byte_identical() {
 
 #[test]
 fn a_message_that_cannot_be_written_back_exactly_is_left_as_it_was() {
-    let mbox = b"From a\nContent-Type: text/html\nContent-Base: http://a.example/\n\n\
-<a href=\"x.html\">\nFrom here, stored unquoted\n\nFrom b\nContent-Type: text/html\n\
+    // The one `From ` line a message can hold unquoted: a From field in its header block.
+    let mbox = b"From a\nContent-Type: text/html\nFrom : stored-unquoted@a.example\n\
+Content-Base: http://a.example/\n\n<a href=\"x.html\">\n\nFrom b\nContent-Type: text/html\n\
 Content-Base: http://b.example/\n\n<a href=\"y.html\">\n"
         .to_vec();
     let output = mimebase(&["rewrite"], &mbox);
