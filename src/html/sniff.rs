@@ -75,29 +75,31 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut at = 0;
     loop {
         let rest = bytes.get(at..)?;
-        if rest.starts_with(b"<!--") {
-            // To the `>` of the first `-->`, whose dashes may be those of `<!--`.
-            let end = memchr::memmem::find(rest.get(2..)?, b"-->")?;
-            at += 2 + end + 2;
-        } else if rest.len() > 5
-            && rest.get(..5)?.eq_ignore_ascii_case(b"<meta")
-            && (is_space(rest[5]) || rest[5] == b'/')
-        {
-            let mut position = at + 6;
-            if let Some(encoding) = meta(bytes, &mut position)? {
-                return Some(encoding);
+        match rest {
+            [b'<', b'!', b'-', b'-', ..] => {
+                // To the `>` of the first `-->`, whose dashes may be those of `<!--`.
+                let end = memchr::memmem::find(rest.get(2..)?, b"-->")?;
+                at += 2 + end + 2;
             }
-            at = position;
-        } else if rest.len() > 1
-            && rest[0] == b'<'
-            && (rest[1].is_ascii_alphabetic()
-                || (rest[1] == b'/' && rest.get(2).is_some_and(u8::is_ascii_alphabetic)))
-        {
-            // A tag: to the white space or `>` after its name, then past its attributes.
-            at += rest.iter().position(|&b| is_space(b) || b == b'>')?;
-            while attribute(bytes, &mut at)?.is_some() {}
-        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
-            at += 1 + memchr::memchr(b'>', rest.get(1..)?)?;
+            [b'<', m, e, t, a, after, ..]
+                if [*m, *e, *t, *a].eq_ignore_ascii_case(b"meta")
+                    && (is_space(*after) || *after == b'/') =>
+            {
+                let mut position = at + 6;
+                if let Some(encoding) = meta(bytes, &mut position)? {
+                    return Some(encoding);
+                }
+                at = position;
+            }
+            [b'<', letter, ..] | [b'<', b'/', letter, ..] if letter.is_ascii_alphabetic() => {
+                // A tag: to the white space or `>` after its name, then past its attributes.
+                at += rest.iter().position(|&b| is_space(b) || b == b'>')?;
+                while attribute(bytes, &mut at)?.is_some() {}
+            }
+            [b'<', b'!' | b'/' | b'?', ..] => {
+                at += 1 + memchr::memchr(b'>', rest.get(1..)?)?;
+            }
+            _ => {}
         }
         at += 1;
     }

@@ -104,7 +104,7 @@ struct Fields<'r, 'k> {
     /// How many fields were read, kept or not.
     count: usize,
     /// When asked for ([`parse_every_field`]): the name and value ranges of every field.
-    every: Option<&'k mut Vec<(Range<usize>, Range<usize>)>>,
+    every: Option<&'k mut FieldRanges>,
     /// The bytes of the fields read, overlong ones not counted.
     kept_bytes: usize,
     /// (name, name's range, start of the value) of the field being read; it ends where the
@@ -194,12 +194,12 @@ pub(crate) fn parse(
     read_block(raw, range, max_bytes, kept, None)
 }
 
+/// The name and value ranges of fields, as [`parse_every_field`] gives them.
+pub(crate) type FieldRanges = Vec<(Range<usize>, Range<usize>)>;
+
 /// [`parse`], and the name and value ranges of every field of the block (the fields the
 /// analysis does not read included, overlong ones too), for the fuzz targets.
-pub(crate) fn parse_every_field(
-    raw: &[u8],
-    max_bytes: usize,
-) -> (HeaderBlock, Vec<(Range<usize>, Range<usize>)>) {
+pub(crate) fn parse_every_field(raw: &[u8], max_bytes: usize) -> (HeaderBlock, FieldRanges) {
     let mut every = Vec::new();
     let mut kept = KeptFields { budget: usize::MAX };
     let block = read_block(raw, 0..raw.len(), max_bytes, &mut kept, Some(&mut every));
@@ -211,7 +211,7 @@ fn read_block(
     range: Range<usize>,
     max_bytes: usize,
     kept: &mut KeptFields,
-    every: Option<&mut Vec<(Range<usize>, Range<usize>)>>,
+    every: Option<&mut FieldRanges>,
 ) -> HeaderBlock {
     let end = range.end.min(raw.len());
     let start = range.start.min(end);

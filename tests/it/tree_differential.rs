@@ -31,7 +31,7 @@
 //! One more oracle checks the numbering: the part numbers of RFC 3501 §6.4.5's example.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use mimebase::{EntityKind, Options, analyze};
