@@ -765,6 +765,12 @@ fn max_urls_bounds_the_urls_recorded_and_urls_says_what_it_left_out() {
         "mimebase: -: incomplete: part HEADER: 2 URLs of the body are not recorded: \
          the message has more than 2 URLs\n"
     );
+    let one = mimebase(&["urls", "--max-urls", "1"], message);
+    assert_eq!(
+        String::from_utf8_lossy(&one.stderr),
+        "mimebase: -: incomplete: part HEADER: 3 URLs of the body are not recorded: \
+         the message has more than 1 URLs\n"
+    );
     // The report says it is not complete, and `inspect` says so on stderr too.
     let inspected = mimebase(&["inspect", "--json", "--max-urls", "1"], message);
     assert_eq!(json_lines(&inspected)[0]["complete"], false);
