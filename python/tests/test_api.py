@@ -231,7 +231,8 @@ def test_scan_records_are_read_only_mappings_equal_to_the_cli_line(tmp_path):
     line = json.loads(record.to_json())
     assert record == line and line == record and not record != line
     assert record.to_dict() == line and dict(record) == line and type(record.to_dict()) is dict
-    assert list(record) == list(record.keys()) == list(line) and len(record) == len(line) == 9
+    assert list(record) == list(record.keys()) == list(line) and len(record) == len(line) == 10
+    assert record["complete"] is True
     assert list(record.items()) == list(line.items())
     assert list(record.values()) == list(line.values())
     assert record["type"] == "message" and record.get("type") == "message"
