@@ -94,7 +94,7 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
             [b'<', letter, ..] | [b'<', b'/', letter, ..] if letter.is_ascii_alphabetic() => {
                 // A tag: to the white space or `>` after its name, then past its attributes.
                 at += rest.iter().position(|&b| is_space(b) || b == b'>')?;
-                while attribute(bytes, &mut at)?.is_some() {}
+                while attribute(bytes, &mut at, false)?.is_some() {}
             }
             [b'<', b'!' | b'/' | b'?', ..] => {
                 at += 1 + memchr::memchr(b'>', rest.get(1..)?)?;
@@ -113,7 +113,7 @@ fn meta(bytes: &[u8], position: &mut usize) -> Option<Option<&'static Encoding>>
     let mut got_pragma = false;
     let mut need_pragma = None;
     let mut charset = None;
-    while let Some((name, value)) = attribute(bytes, position)? {
+    while let Some((name, value)) = attribute(bytes, position, true)? {
         if seen.contains(&name) {
             continue;
         }
@@ -153,8 +153,12 @@ fn meta(bytes: &[u8], position: &mut usize) -> Option<Option<&'static Encoding>>
 
 /// The Standard's "get an attribute" from `position`: `Some(Some((name, value)))` with both
 /// lowercased (ASCII), `Some(None)` at the `>` that ends the tag, `None` when the bytes run
-/// out.
-fn attribute(bytes: &[u8], position: &mut usize) -> Option<Option<(Vec<u8>, Vec<u8>)>> {
+/// out. Without `collect` the name and value are passed over, not kept (both empty).
+fn attribute(
+    bytes: &[u8],
+    position: &mut usize,
+    collect: bool,
+) -> Option<Option<(Vec<u8>, Vec<u8>)>> {
     let byte = |at: usize| bytes.get(at).copied();
     while is_space(byte(*position)?) || byte(*position)? == b'/' {
         *position += 1;
@@ -164,10 +168,11 @@ fn attribute(bytes: &[u8], position: &mut usize) -> Option<Option<(Vec<u8>, Vec<
     }
     let mut name = Vec::new();
     let mut value = Vec::new();
-    // The name, up to `=`, white space, `/` or `>`.
+    // The name, up to `=` (once the name has a byte), white space, `/` or `>`.
+    let start = *position;
     loop {
         match byte(*position)? {
-            b'=' if !name.is_empty() => {
+            b'=' if *position > start => {
                 *position += 1;
                 break;
             }
@@ -182,7 +187,8 @@ fn attribute(bytes: &[u8], position: &mut usize) -> Option<Option<(Vec<u8>, Vec<
                 break;
             }
             b'/' | b'>' => return Some(Some((name, value))),
-            b => name.push(b.to_ascii_lowercase()),
+            b if collect => name.push(b.to_ascii_lowercase()),
+            _ => {}
         }
         *position += 1;
     }
@@ -197,19 +203,23 @@ fn attribute(bytes: &[u8], position: &mut usize) -> Option<Option<(Vec<u8>, Vec<
                     *position += 1;
                     return Some(Some((name, value)));
                 }
-                b => value.push(b.to_ascii_lowercase()),
+                b if collect => value.push(b.to_ascii_lowercase()),
+                _ => {}
             }
         },
         b'>' => return Some(Some((name, value))),
         b => {
-            value.push(b.to_ascii_lowercase());
+            if collect {
+                value.push(b.to_ascii_lowercase());
+            }
             *position += 1;
         }
     }
     loop {
         match byte(*position)? {
             b if is_space(b) || b == b'>' => return Some(Some((name, value))),
-            b => value.push(b.to_ascii_lowercase()),
+            b if collect => value.push(b.to_ascii_lowercase()),
+            _ => {}
         }
         *position += 1;
     }

@@ -293,6 +293,24 @@ impl Tree {
         attributes: StartTagAttributes,
         self_closing: bool,
     ) -> Namespace {
+        if self.foreign.is_empty() {
+            // HTML content, as most of a page is: only `<svg>`, `<math>` and `<template>`
+            // change what is kept.
+            let namespace = html_content_namespace(tag);
+            match namespace {
+                Namespace::Html if tag == b"template" => self.template_depth += 1,
+                Namespace::Html => {}
+                Namespace::Svg | Namespace::MathMl if !self_closing => {
+                    self.foreign.push(OpenElement {
+                        name: tag.into(),
+                        namespace,
+                        is_html_integration_point: false,
+                    });
+                }
+                Namespace::Svg | Namespace::MathMl => {}
+            }
+            return namespace;
+        }
         let namespace = self.start_tag_namespace(tag, attributes);
         if self.foreign_content_node(tag).is_some() && breaks_out(tag, attributes) {
             self.pop_to_breakout_end();
@@ -332,6 +350,13 @@ impl Tree {
     /// (see [`close_html`](Self::close_html)) an end tag closes an HTML element of its name
     /// above the innermost integration point.
     pub(super) fn close(&mut self, tag: &[u8]) {
+        if self.foreign.is_empty() {
+            // HTML content: only `</template>` changes what is kept.
+            if tag == b"template" {
+                self.template_depth = self.template_depth.saturating_sub(1);
+            }
+            return;
+        }
         if !self.foreign.last().is_some_and(OpenElement::is_foreign) {
             self.close_html(tag);
             return;

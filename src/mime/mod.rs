@@ -400,19 +400,28 @@ fn read_entity(
 /// nothing or `;` and the parameters, comments and white space allowed between (RFC 5322
 /// §3.2.2). `image/com/x` is not valid, nor `multipart/mixed boundary=x` (a `;` lost).
 fn parse_content_type(value: &str) -> Option<ContentType> {
-    let uncommented = if value.contains('(') {
+    let uncommented = if memchr::memchr(b'(', value.as_bytes()).is_some() {
         Cow::Owned(header::strip_comments(value))
     } else {
         Cow::Borrowed(value)
     };
-    let essence = uncommented.split(';').next().unwrap_or_default();
-    let (media_type, subtype) = essence.split_once('/')?;
-    let is_token = |text: &str| {
-        let text = text.trim_matches(|c| c == ' ' || c == '\t');
+    let bytes = uncommented.as_bytes();
+    let essence = bytes
+        .get(..memchr::memchr(b';', bytes).unwrap_or(bytes.len()))
+        .unwrap_or_default();
+    let slash = memchr::memchr(b'/', essence)?;
+    let (media_type, subtype) = (
+        essence.get(..slash).unwrap_or_default(),
+        essence.get(slash + 1..).unwrap_or_default(),
+    );
+    // RFC 2045 §5.1: a token is printable ASCII but tspecials `()<>@,;:\"/[]?=`.
+    let is_token = |text: &[u8]| {
+        let text = text.trim_ascii();
         !text.is_empty()
-            && text
-                .bytes()
-                .all(|b| b > b' ' && b < 0x7f && !b"()<>@,;:\\\"/[]?=".contains(&b))
+            && text.iter().all(|b| {
+                matches!(b, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'0'..=b'9'
+                    | b'A'..=b'Z' | b'^'..=b'~')
+            })
     };
     if !is_token(media_type) || !is_token(subtype) {
         return None;
