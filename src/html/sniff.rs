@@ -74,6 +74,8 @@ fn is_space(byte: u8) -> bool {
 pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut at = 0;
     loop {
+        // Every step starts at a `<`; any other byte is passed over.
+        at += memchr::memchr(b'<', bytes.get(at..)?)?;
         let rest = bytes.get(at..)?;
         match rest {
             [b'<', b'!', b'-', b'-', ..] => {
