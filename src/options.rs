@@ -83,7 +83,7 @@ pub struct Options {
 }
 
 /// The memory one entity may take while a message is analyzed, in bytes, rounded up: its
-/// record, its header's kept fields, its bases and identifiers (measured at 620 to 700 bytes
+/// record, its header's kept fields, its bases and identifiers (measured at 620 to 830 bytes
 /// for a body part with one field, see `docs/PERFORMANCE.md`).
 const ENTITY_BYTES: usize = 1024;
 

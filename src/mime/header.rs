@@ -218,7 +218,7 @@ fn read_block(
     let mut read = Fields {
         raw,
         max_bytes,
-        fields: Vec::with_capacity(8),
+        fields: Vec::new(),
         overlong: Vec::new(),
         kept,
         dropped: 0,
@@ -292,8 +292,12 @@ fn read_block(
     };
     HeaderBlock {
         fields: {
+            // Room left over after growing by doubling is given back only when it is more
+            // than a few fields: every entity's list stays in memory until the report is made.
             let mut fields = read.fields;
-            fields.shrink_to_fit();
+            if fields.capacity() - fields.len() > 4 {
+                fields.shrink_to_fit();
+            }
             fields
         },
         overlong: read.overlong,
