@@ -82,10 +82,11 @@ pub struct Options {
     max_urls: usize,
 }
 
-/// The memory one entity may take while a message is analyzed, in bytes, rounded up: its
-/// record, its header's kept fields, its bases and identifiers (measured at 620 to 830 bytes
-/// for a body part with one field, see `docs/PERFORMANCE.md`).
-const ENTITY_BYTES: usize = 1024;
+/// The memory one entity may take while a message is analyzed, in bytes, with room to spare:
+/// its record, its header's kept fields, its bases and identifiers (measured at 620 to 830
+/// bytes for a body part with at most one field, and about 1.1 KiB with a URL record and
+/// `inspect --json` writing the report, see `docs/PERFORMANCE.md`).
+const ENTITY_BYTES: usize = 2048;
 
 impl Default for Options {
     fn default() -> Self {
@@ -164,10 +165,11 @@ impl Options {
     /// ### Default
     ///
     /// Set by the size of each message, so that the memory its entities take stays within
-    /// 64 MiB plus four times the message: (64 MiB + 4 × the message's bytes) / 1 KiB, an
-    /// entity taking up to about 1 KiB while it is analyzed. A message of 64 MiB may then
-    /// hold 327 680 entities, one of 300 KB 66 700: a message reaches the limit only when
-    /// its entities average fewer than 256 bytes, which no mail but a hostile one does. See
+    /// 64 MiB plus four times the message: (64 MiB + 4 × the message's bytes) / 2 KiB, an
+    /// entity taking about 0.6 to 1.1 KiB while it is analyzed, its URL records and the
+    /// command line's output included. A message of 64 MiB may then hold 163 840 entities,
+    /// one of 300 KB 33 400: a message reaches the limit only when its entities average
+    /// fewer than 512 bytes, which no mail but a hostile one does. See
     /// [`Options::entity_limit`].
     pub fn with_max_entities(mut self, count: usize) -> Self {
         self.max_entities = Some(count);
@@ -273,7 +275,7 @@ impl Options {
     }
 
     /// How many entities a message of `message_bytes` bytes may have walked: the number set
-    /// with [`Options::with_max_entities`], else (64 MiB + 4 × `message_bytes`) / 1 KiB.
+    /// with [`Options::with_max_entities`], else (64 MiB + 4 × `message_bytes`) / 2 KiB.
     pub fn entity_limit(&self, message_bytes: usize) -> usize {
         self.max_entities.unwrap_or_else(|| {
             message_bytes.saturating_mul(4).saturating_add(64 << 20) / ENTITY_BYTES

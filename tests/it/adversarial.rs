@@ -60,7 +60,7 @@ fn five_megabyte_header_line() {
     assert_eq!(report.urls[1].resolution.resolved(), Some("http://b/g"));
 }
 
-/// 100 000 parts of 47 bytes: fewer than 256 bytes each, so past the entity limit set by the
+/// 100 000 parts of 47 bytes: fewer than 512 bytes each, so past the entity limit set by the
 /// message's size.
 #[test]
 fn hundred_thousand_siblings_stop_at_the_entity_limit() {

@@ -815,7 +815,7 @@ fn ten_thousand_small_parts_do_not_hide_the_html_part_after_them() {
 
 /// A part past the entity limit is in no tree line: the tree shows its diagnostic at the top,
 /// and `urls`, whose output cannot say it, says on stderr that the analysis is incomplete.
-/// Parts of 7 bytes are far below the 256 bytes a part may average within the limit.
+/// Parts of 7 bytes are far below the 512 bytes a part may average within the limit.
 #[test]
 fn a_limit_that_cuts_the_analysis_is_said_by_urls_and_inspect() {
     let mut message = b"Content-Type: multipart/mixed; boundary=b\n\n".to_vec();
