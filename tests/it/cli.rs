@@ -804,9 +804,15 @@ fn ten_thousand_small_parts_do_not_hide_the_html_part_after_them() {
         message.extend(b"--b\nContent-Type: text/plain\n\nx\n");
     }
     message.extend(b"--b\nContent-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n--b--\n");
-    let urls = mimebase(&["urls"], &message);
-    assert_eq!(stdout(&urls), "http://x.example/\thttp://x.example/\n");
-    assert_eq!(String::from_utf8_lossy(&urls.stderr), "");
+    for resolver in ["rfc1808", "rfc3986", "whatwg"] {
+        let urls = mimebase(&["urls", "--resolver", resolver], &message);
+        assert_eq!(
+            stdout(&urls),
+            "http://x.example/\thttp://x.example/\n",
+            "{resolver}"
+        );
+        assert_eq!(String::from_utf8_lossy(&urls.stderr), "", "{resolver}");
+    }
     assert_eq!(
         json_lines(&mimebase(&["inspect", "--json"], &message))[0]["complete"],
         true
