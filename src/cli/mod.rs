@@ -10,6 +10,7 @@ mod extract;
 mod output;
 mod rewrite;
 mod scan;
+mod write;
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;

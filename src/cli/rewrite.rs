@@ -24,9 +24,9 @@
 //! passed over: the mbox cannot be written whole, so `-o` and `--in-place` write nothing, the
 //! output on stdout stops there, and the exit code is 1.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use mimebase::mailbox::{self, Input, Mbox, Message, Stream};
@@ -35,28 +35,149 @@ use mimebase::{DiagnosticKind, Options, Report};
 
 use super::args::RewriteArgs;
 use super::output::{escape, failure_message, place};
+use super::write::{self, Destination};
 use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed};
 
 /// Runs `mimebase rewrite`.
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
-    let reads_stdin = args.file == Path::new("-");
-    if args.in_place && reads_stdin {
-        usage_error("--in-place needs a FILE: standard input cannot be replaced");
-    }
     let options = args.resolution.options();
+    if args.in_place {
+        if args.file == Path::new("-") {
+            usage_error("--in-place needs a FILE: standard input cannot be replaced");
+        }
+        return rewrite_in_place(&args.file, args.limits.max_message_bytes, &options);
+    }
+    let target = match &args.output {
+        None => Target::Stdout,
+        Some(output) => match Destination::of(output) {
+            Ok(destination) => Target::Output(destination),
+            Err(error) => return output_failed(output, &error),
+        },
+    };
+    if matches!(target, Target::Output(Destination::Replace(..)))
+        && let Err(error) = write::remove_on_signal()
+    {
+        return output_failed(target.path().unwrap_or(&args.file), &error);
+    }
     let name = args.file.display().to_string();
     let limit = args.limits.max_message_bytes;
-    let reader: Box<dyn Read + Send> = if reads_stdin {
-        Box::new(io::stdin())
+    let stream = if args.file == Path::new("-") {
+        let stdin: Box<dyn Read + Send> = Box::new(io::stdin());
+        mailbox::open_stream(name, stdin, limit)
     } else {
-        match File::open(&args.file) {
-            Ok(file) => Box::new(file),
-            Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
+        match open_file(&args.file, name, limit) {
+            Ok(stream) => stream,
+            Err(message) => return input_failed(&message.source, &message_text(message.input)),
         }
     };
-    match mailbox::open_stream(name, reader, limit) {
-        Stream::One(message) => rewrite_one(args, message, &options),
-        Stream::Mbox(mbox) => rewrite_mbox(args, mbox.with_unquoting(false), &options),
+    rewrite_stream(&args.file, stream, &target, &options)
+}
+
+/// `--in-place`: reads the regular file `file` (a symbolic link is followed), rewrites it,
+/// and replaces it by way of a temporary file and a rename when a byte changed. A file that
+/// is not regular is refused (exit code 2), as `sed -i` refuses one: a FIFO or a device
+/// cannot be replaced by a file.
+fn rewrite_in_place(file: &Path, limit: u64, options: &Options) -> ExitCode {
+    let name = file.display().to_string();
+    let (path, metadata) = match fs::canonicalize(file).and_then(|path| {
+        let metadata = fs::metadata(&path)?;
+        Ok((path, metadata))
+    }) {
+        Ok(found) => found,
+        Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
+    };
+    if !metadata.is_file() {
+        eprintln!(
+            "mimebase: {}: {}: --in-place replaces only a regular file; nothing written \
+             (use -o to write through it)",
+            escape(&name),
+            write::kind_of(&metadata)
+        );
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if let Err(error) = write::remove_on_signal() {
+        return output_failed(&path, &error);
+    }
+    let stream = match open_file(&path, name, limit) {
+        Ok(stream) => stream,
+        Err(message) => return input_failed(&message.source, &message_text(message.input)),
+    };
+    let target = Target::InPlace(Destination::Replace(path.clone(), Some(metadata)));
+    rewrite_stream(&path, stream, &target, options)
+}
+
+/// Opens the file `path` (named `name`), and tells what it holds as [`mailbox::open_stream`]
+/// does; a regular file larger than `limit` that is not an mbox is not read at all (as every
+/// command reads a file), and an mbox streams, one message at a time.
+fn open_file(
+    path: &Path,
+    name: String,
+    limit: u64,
+) -> Result<Stream<Box<dyn Read + Send>>, Message> {
+    let failed = |error: io::Error| Message {
+        source: Source::unknown(name.clone()),
+        input: Input::Error(ScanErrorKind::Read, error.to_string()),
+    };
+    let file = File::open(path).map_err(failed)?;
+    let metadata = file.metadata().map_err(failed)?;
+    let mut reader: Box<dyn Read + Send> = Box::new(file);
+    if metadata.is_file() && metadata.len() > limit {
+        let mut head = Vec::with_capacity(5);
+        reader
+            .by_ref()
+            .take(5)
+            .read_to_end(&mut head)
+            .map_err(failed)?;
+        if head != b"From " {
+            return Err(Message::too_large(
+                Source::file(name, metadata.len()),
+                limit,
+            ));
+        }
+        reader = Box::new(io::Cursor::new(head).chain(reader));
+    }
+    Ok(mailbox::open_stream(name, reader, limit))
+}
+
+/// The sentence for a message that could not be read.
+fn message_text(input: Input) -> String {
+    match input {
+        Input::Error(kind, message) => failure_message(kind, &message).into_owned(),
+        Input::Bytes(_) => String::new(),
+    }
+}
+
+/// Where the rewritten output goes.
+enum Target {
+    /// Standard output.
+    Stdout,
+    /// `-o OUTPUT`.
+    Output(Destination),
+    /// `--in-place`: the input file, replaced only when a byte changed.
+    InPlace(Destination),
+}
+
+impl Target {
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Target::Stdout => None,
+            Target::Output(destination) | Target::InPlace(destination) => {
+                Some(destination.path())
+            }
+        }
+    }
+}
+
+/// Rewrites what `stream` holds (read from `file`) to `target`.
+fn rewrite_stream<R: Read>(
+    file: &Path,
+    stream: Stream<R>,
+    target: &Target,
+    options: &Options,
+) -> ExitCode {
+    match stream {
+        Stream::One(message) => rewrite_one(target, message, options),
+        Stream::Mbox(mbox) => rewrite_mbox(file, target, mbox.with_unquoting(false), options),
     }
 }
 
@@ -81,17 +202,7 @@ fn report_skipped(source: &Source, report: &Report) {
     }
 }
 
-/// Where the output goes: stdout, or the file `-o` or `--in-place` names.
-fn target(args: &RewriteArgs) -> Result<Option<PathBuf>, io::Error> {
-    if args.in_place {
-        // Follow a symbolic link, so that the file it names is replaced, not the link.
-        std::fs::canonicalize(&args.file).map(Some)
-    } else {
-        Ok(args.output.clone())
-    }
-}
-
-/// The exit after the output file could not be written.
+/// The exit after the output file could not be written: exit code 2, the file named.
 fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
     eprintln!(
         "mimebase: writing {}: {}",
@@ -102,7 +213,7 @@ fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
 }
 
 /// A file that is one message (or standard input holding one).
-fn rewrite_one(args: &RewriteArgs, message: Message, options: &Options) -> ExitCode {
+fn rewrite_one(target: &Target, message: Message, options: &Options) -> ExitCode {
     let Message { source, input } = message;
     let raw = match input {
         Input::Bytes(raw) => raw,
@@ -112,73 +223,20 @@ fn rewrite_one(args: &RewriteArgs, message: Message, options: &Options) -> ExitC
     };
     let rewritten = mimebase::rewrite(&raw, options);
     report_skipped(&source, &rewritten.report);
-    if args.in_place && rewritten.message == raw {
-        return ExitCode::SUCCESS;
-    }
-    drop(raw);
-    let path = match target(args) {
-        Ok(None) => return write_all(&rewritten.message),
-        Ok(Some(path)) => path,
-        Err(error) => return input_failed(&source, &error.to_string()),
+    let destination = match target {
+        Target::Stdout => return write_all(&rewritten.message),
+        // `--in-place` leaves a file in which nothing changed untouched.
+        Target::InPlace(_) if rewritten.message == raw => return ExitCode::SUCCESS,
+        Target::Output(destination) | Target::InPlace(destination) => destination,
     };
-    let written = Replacement::new(&path, args.in_place).and_then(|mut file| {
+    drop(raw);
+    let written = destination.open().and_then(|mut file| {
         file.out().write_all(&rewritten.message)?;
         file.commit()
     });
     match written {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => output_failed(&path, &error),
-    }
-}
-
-/// A file written whole or not at all: a temporary file beside the target, flushed to the
-/// disk, then renamed over it, so that a reader of the target sees the old file or the whole
-/// new one, never a part. With `keep_permissions` (`--in-place`), the new file gets the
-/// permissions of the file it replaces; otherwise those of a newly created file (`0666` less
-/// the umask).
-struct Replacement {
-    path: PathBuf,
-    file: io::BufWriter<tempfile::NamedTempFile>,
-}
-
-impl Replacement {
-    fn new(path: &Path, keep_permissions: bool) -> io::Result<Self> {
-        let directory = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".mimebase-").suffix(".tmp");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let file = builder.tempfile_in(&directory)?;
-        if keep_permissions {
-            let permissions = std::fs::metadata(path)?.permissions();
-            file.as_file().set_permissions(permissions)?;
-        }
-        Ok(Replacement {
-            path: path.to_path_buf(),
-            file: io::BufWriter::with_capacity(256 << 10, file),
-        })
-    }
-
-    fn out(&mut self) -> &mut dyn Write {
-        &mut self.file
-    }
-
-    /// Flushes the file to the disk and renames it over the target. Dropping a
-    /// `Replacement` without this removes the temporary file and leaves the target as it was.
-    fn commit(self) -> io::Result<()> {
-        let file = self
-            .file
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)?;
-        file.as_file().sync_all()?;
-        file.persist(&self.path).map_err(|error| error.error)?;
-        Ok(())
+        Err(error) => output_failed(destination.path(), &error),
     }
 }
 
@@ -196,25 +254,25 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// An mbox: every message rewritten, to stdout or to a file written whole.
-fn rewrite_mbox<R: Read>(args: &RewriteArgs, mbox: Mbox<R>, options: &Options) -> ExitCode {
-    let name = args.file.display().to_string();
-    let path = match target(args) {
-        Ok(path) => path,
-        Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
-    };
+/// An mbox (read from `file`): every message rewritten, to stdout or to a file written
+/// whole.
+fn rewrite_mbox<R: Read>(
+    file: &Path,
+    target: &Target,
+    mbox: Mbox<R>,
+    options: &Options,
+) -> ExitCode {
     // A message over the limit is copied from the file, which must then be one that can be
     // opened again and read from an offset (not a FIFO or a device).
-    let input_file = (args.file != Path::new("-")
-        && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()))
-    .then_some(args.file.as_path());
-    match path {
-        None => {
+    let input_file = (file != Path::new("-") && fs::metadata(file).is_ok_and(|m| m.is_file()))
+        .then_some(file);
+    let destination = match target {
+        Target::Stdout => {
             let stdout = io::stdout();
             let mut out = io::BufWriter::with_capacity(256 << 10, stdout.lock());
             let done = write_mbox(mbox, input_file, options, &mut out);
             let flushed = out.flush();
-            match (done, flushed) {
+            return match (done, flushed) {
                 (Err(Failure::Input(source, message)), _) => {
                     eprintln!(
                         "mimebase: {}: {}; the output stops before this message",
@@ -225,32 +283,32 @@ fn rewrite_mbox<R: Read>(args: &RewriteArgs, mbox: Mbox<R>, options: &Options) -
                 }
                 (Err(Failure::Output(error)), _) | (Ok(_), Err(error)) => write_failed(&error),
                 (Ok(written), Ok(())) => exit(&written),
-            }
-        }
-        Some(path) => {
-            let mut file = match Replacement::new(&path, args.in_place) {
-                Ok(file) => file,
-                Err(error) => return output_failed(&path, &error),
             };
-            match write_mbox(mbox, input_file, options, file.out()) {
-                Err(Failure::Input(source, message)) => {
-                    eprintln!(
-                        "mimebase: {}: {}; nothing written to {}",
-                        place(&source),
-                        escape(&message),
-                        escape(&path.display().to_string())
-                    );
-                    ExitCode::from(EXIT_INPUT_FAILED)
-                }
-                Err(Failure::Output(error)) => output_failed(&path, &error),
-                // `--in-place` leaves a file in which nothing changed untouched.
-                Ok(written) if args.in_place && !written.changed => exit(&written),
-                Ok(written) => match file.commit() {
-                    Ok(()) => exit(&written),
-                    Err(error) => output_failed(&path, &error),
-                },
-            }
         }
+        Target::Output(destination) | Target::InPlace(destination) => destination,
+    };
+    let path = destination.path();
+    let mut output = match destination.open() {
+        Ok(output) => output,
+        Err(error) => return output_failed(path, &error),
+    };
+    match write_mbox(mbox, input_file, options, output.out()) {
+        Err(Failure::Input(source, message)) => {
+            eprintln!(
+                "mimebase: {}: {}; nothing written to {}",
+                place(&source),
+                escape(&message),
+                escape(&path.display().to_string())
+            );
+            ExitCode::from(EXIT_INPUT_FAILED)
+        }
+        Err(Failure::Output(error)) => output_failed(path, &error),
+        // `--in-place` leaves a file in which nothing changed untouched.
+        Ok(written) if matches!(target, Target::InPlace(_)) && !written.changed => exit(&written),
+        Ok(written) => match output.commit() {
+            Ok(()) => exit(&written),
+            Err(error) => output_failed(path, &error),
+        },
     }
 }
 

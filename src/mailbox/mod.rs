@@ -92,9 +92,11 @@ impl Message {
         }
     }
 
-    /// A message over the limit; `source.length` is `None` for a stream that was not read
-    /// past the limit.
-    fn too_large(source: Source, limit: u64) -> Self {
+    /// A message over the limit of `limit` bytes, with [`ScanErrorKind::TooLarge`] and a
+    /// sentence that gives its length and the limit; `source.length` is `None` for a stream
+    /// that was not read past the limit. For a reader that checks a file's size before it
+    /// reads it, as [`open`] does.
+    pub fn too_large(source: Source, limit: u64) -> Self {
         let message = match source.length {
             Some(length) => {
                 format!("the message has {length} bytes, more than the size limit of {limit} bytes")

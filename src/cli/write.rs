@@ -1,0 +1,368 @@
+//! Writing files so that no mail is lost or damaged: every file is written to a temporary
+//! name in its directory (`.mimebase-XXXXXX.tmp`) and renamed when complete; a file that is
+//! replaced keeps its owner, group, mode and extended attributes (POSIX ACLs are extended
+//! attributes on Linux); a file that is not regular (a device, a FIFO) is written through,
+//! never replaced; and on SIGINT, SIGTERM or SIGHUP the files this run wrote are removed
+//! before the process dies of the signal.
+//!
+//! # Signals
+//!
+//! [`remove_on_signal`] starts a thread that waits for SIGINT, SIGTERM and SIGHUP. When one
+//! comes, it removes every path registered (temporary files, and the files and directories
+//! `extract` has written so far), then restores the signal's default action and raises it
+//! again, so that the process ends killed by that signal, as a shell expects of a command it
+//! interrupted (it shows the status as 128 + the signal's number: 130 for SIGINT, 143 for
+//! SIGTERM); should that fail, the process exits with that status. A rename happens with
+//! the registry locked, and the thread keeps it locked until the process ends, so a signal
+//! leaves either the old file or the new one whole, never both and never neither.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+
+/// What the signal thread removes: files, and directories (removed only when empty), in the
+/// reverse order of their registration.
+static WRITTEN: Mutex<Vec<Written>> = Mutex::new(Vec::new());
+
+/// A path this run wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// A file (a temporary one, or one `extract` has renamed into place).
+    File(PathBuf),
+    /// A directory this run created.
+    Dir(PathBuf),
+}
+
+fn written() -> MutexGuard<'static, Vec<Written>> {
+    WRITTEN.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Removes `entries`, last first: a file, or a directory when it is empty. Errors are passed
+/// over: a path may already be gone.
+fn remove(entries: &[Written]) {
+    for entry in entries.iter().rev() {
+        let _ = match entry {
+            Written::File(path) => fs::remove_file(path),
+            Written::Dir(path) => fs::remove_dir(path),
+        };
+    }
+}
+
+/// Starts, once, the thread that removes what this run wrote on SIGINT, SIGTERM or SIGHUP
+/// (see the module's docs).
+///
+/// # Errors
+///
+/// When the signal handlers cannot be installed.
+pub(crate) fn remove_on_signal() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    static INSTALLED: Once = Once::new();
+    let mut result = Ok(());
+    INSTALLED.call_once(|| {
+        result = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]).and_then(
+            |mut signals| {
+                std::thread::Builder::new()
+                    .name("signals".to_owned())
+                    .spawn(move || {
+                        if let Some(signal) = signals.forever().next() {
+                            // Held until the process ends: no rename after this.
+                            let entries = written();
+                            remove(&entries);
+                            let _ = signal_hook::low_level::emulate_default_handler(signal);
+                            std::process::exit(128 + signal);
+                        }
+                    })
+                    .map(drop)
+            },
+        );
+    });
+    result
+}
+
+/// Registers `entry` for removal on a signal or by [`remove_all`].
+pub(crate) fn register(entry: Written) {
+    written().push(entry);
+}
+
+/// Forgets every registered path: the run is complete, what it wrote stays.
+pub(crate) fn keep_all() {
+    written().clear();
+}
+
+/// Removes every registered path (the run failed) and forgets them.
+pub(crate) fn remove_all() {
+    let mut entries = written();
+    remove(&entries);
+    entries.clear();
+}
+
+/// A registered temporary file, forgotten when dropped (the [`tempfile::NamedTempFile`]
+/// beside it removes the file itself).
+struct Registration(PathBuf);
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let file = Written::File(std::mem::take(&mut self.0));
+        written().retain(|entry| *entry != file);
+    }
+}
+
+/// The directory a file is written in: its parent, or `.` for a bare name.
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// A new file being written under a temporary name in the directory of `path`, registered
+/// for removal on a signal, then renamed to `path` when complete. Dropped without
+/// [`commit`](Self::commit) or [`commit_new`](Self::commit_new), it is removed.
+pub(crate) struct Temporary {
+    path: PathBuf,
+    file: io::BufWriter<tempfile::NamedTempFile>,
+    registration: Registration,
+}
+
+impl Temporary {
+    /// A temporary file for `path`, with the mode of a file created anew (`0666` less the
+    /// umask), or, with `like` (the metadata of the regular file it will replace), that file's
+    /// owner, group, mode (`07777` bits) and extended attributes.
+    ///
+    /// # Errors
+    ///
+    /// When the file cannot be created, or `like`'s owner, group, mode or an extended
+    /// attribute cannot be given to it (as a user other than root, a file owned by someone
+    /// else cannot be replaced: its owner would change).
+    pub(crate) fn new(path: &Path, like: Option<&fs::Metadata>) -> io::Result<Self> {
+        let file = tempfile::Builder::new()
+            .prefix(".mimebase-")
+            .suffix(".tmp")
+            .permissions(fs::Permissions::from_mode(0o666))
+            .tempfile_in(directory_of(path))?;
+        let registration = Registration(file.path().to_path_buf());
+        register(Written::File(registration.0.clone()));
+        if let Some(like) = like {
+            keep_owner_and_mode(path, like, file.as_file())?;
+        }
+        Ok(Temporary {
+            path: path.to_path_buf(),
+            file: io::BufWriter::with_capacity(256 << 10, file),
+            registration,
+        })
+    }
+
+    /// Where to write the file's bytes.
+    pub(crate) fn out(&mut self) -> &mut dyn Write {
+        &mut self.file
+    }
+
+    /// Flushes the file to the disk and renames it over `path`, so that a reader of `path`
+    /// sees the old file or the whole new one, never a part.
+    ///
+    /// # Errors
+    ///
+    /// When a write, the flush or the rename fails; the temporary file is then removed.
+    pub(crate) fn commit(self) -> io::Result<()> {
+        self.finish(true, true)
+    }
+
+    /// Renames the file to `path` unless something exists there (without flushing it to the
+    /// disk: `extract` writes many files, and what it writes can be written again).
+    ///
+    /// # Errors
+    ///
+    /// [`io::ErrorKind::AlreadyExists`] when `path` exists, or the error of a write or of
+    /// the rename; the temporary file is then removed.
+    pub(crate) fn commit_new(self) -> io::Result<()> {
+        self.finish(false, false)
+    }
+
+    /// Renames the file to `path`, replacing what is there (a file or a symbolic link, which
+    /// is replaced, not written through), without flushing it to the disk.
+    ///
+    /// # Errors
+    ///
+    /// The error of a write or of the rename; the temporary file is then removed.
+    pub(crate) fn commit_replacing(self) -> io::Result<()> {
+        self.finish(false, true)
+    }
+
+    fn finish(self, sync: bool, replace: bool) -> io::Result<()> {
+        let Temporary {
+            path,
+            file,
+            registration,
+        } = self;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        if sync {
+            file.as_file().sync_all()?;
+        }
+        // The registry stays locked across the rename: a signal removes the temporary file
+        // before it or finds it gone after it.
+        let mut entries = written();
+        let renamed = if replace {
+            file.persist(&path).map(drop)
+        } else {
+            file.persist_noclobber(&path).map(drop)
+        };
+        let temporary = Written::File(registration.0.clone());
+        entries.retain(|entry| *entry != temporary);
+        renamed.map_err(|error| error.error)
+    }
+}
+
+/// Gives `file` (new, empty) the owner, group, extended attributes and mode of `like`, the
+/// metadata of `path`.
+fn keep_owner_and_mode(path: &Path, like: &fs::Metadata, file: &File) -> io::Result<()> {
+    let ours = file.metadata()?;
+    if (ours.uid(), ours.gid()) != (like.uid(), like.gid()) {
+        std::os::unix::fs::fchown(file, Some(like.uid()), Some(like.gid())).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot give the new file the owner and group of the old one \
+                     (uid {}, gid {}): {error}",
+                    like.uid(),
+                    like.gid()
+                ),
+            )
+        })?;
+    }
+    copy_extended_attributes(path, file)?;
+    // After the owner: changing the owner clears the set-user-ID and set-group-ID bits.
+    file.set_permissions(fs::Permissions::from_mode(like.mode() & 0o7777))
+}
+
+/// Copies every extended attribute of `path` that this process can read (POSIX ACLs among
+/// them) to `file`. A file system without extended attributes has none to copy.
+fn copy_extended_attributes(path: &Path, file: &File) -> io::Result<()> {
+    use xattr::FileExt as _;
+    let names = match xattr::list_deref(path) {
+        Ok(names) => names,
+        Err(error) if error.kind() == io::ErrorKind::Unsupported => return Ok(()),
+        Err(error) => return Err(error),
+    };
+    for name in names {
+        let Some(value) = xattr::get_deref(path, &name)? else {
+            continue;
+        };
+        file.set_xattr(&name, &value).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!(
+                    "cannot copy the extended attribute {} to the new file: {error}",
+                    name.to_string_lossy()
+                ),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Where `-o PATH` writes.
+pub(crate) enum Destination {
+    /// A new file at this path, or one replacing the regular file there, whose owner, group,
+    /// mode and extended attributes it keeps (a symbolic link is followed: the file it names
+    /// is replaced).
+    Replace(PathBuf, Option<fs::Metadata>),
+    /// Not a regular file (a character device such as `/dev/null`, a FIFO, a socket): opened
+    /// for writing and written to, as the shell's `>` does, never replaced.
+    Through(PathBuf),
+}
+
+impl Destination {
+    /// What `path` is, as `-o` writes it.
+    ///
+    /// # Errors
+    ///
+    /// When `path` exists but cannot be examined, or its link cannot be followed.
+    pub(crate) fn of(path: &Path) -> io::Result<Self> {
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_file() => Ok(Destination::Replace(
+                fs::canonicalize(path)?,
+                Some(metadata),
+            )),
+            Ok(_) => Ok(Destination::Through(path.to_path_buf())),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                Ok(Destination::Replace(path.to_path_buf(), None))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The path written.
+    pub(crate) fn path(&self) -> &Path {
+        match self {
+            Destination::Replace(path, _) | Destination::Through(path) => path,
+        }
+    }
+
+    /// Opens the destination for writing.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be opened, or its temporary file cannot be made.
+    pub(crate) fn open(&self) -> io::Result<Output> {
+        match self {
+            Destination::Replace(path, like) => {
+                Temporary::new(path, like.as_ref()).map(Output::Temporary)
+            }
+            Destination::Through(path) => {
+                let file = OpenOptions::new().write(true).truncate(true).open(path)?;
+                Ok(Output::Through(io::BufWriter::with_capacity(256 << 10, file)))
+            }
+        }
+    }
+}
+
+/// A destination opened for writing.
+pub(crate) enum Output {
+    /// A temporary file, renamed when complete.
+    Temporary(Temporary),
+    /// A file that is not regular, written through.
+    Through(io::BufWriter<File>),
+}
+
+impl Output {
+    /// Where to write.
+    pub(crate) fn out(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Temporary(file) => file.out(),
+            Output::Through(file) => file,
+        }
+    }
+
+    /// Completes the output: renames the temporary file, or flushes what is written through.
+    ///
+    /// # Errors
+    ///
+    /// The error of a write, a flush or the rename.
+    pub(crate) fn commit(self) -> io::Result<()> {
+        match self {
+            Output::Temporary(file) => file.commit(),
+            Output::Through(mut file) => file.flush(),
+        }
+    }
+}
+
+/// A path's kind in words, for a refusal.
+pub(crate) fn kind_of(metadata: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
