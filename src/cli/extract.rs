@@ -23,9 +23,9 @@
 //! `content_location` (resolved when it could be, else as written, or `null`) and
 //! `rewritten_urls` (how many URLs were pointed at other files).
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use mimebase::{DiagnosticKind, Extracted};
@@ -34,11 +34,16 @@ use mimebase::mailbox::{Input, Message};
 
 use super::args::ExtractArgs;
 use super::output::{escape, failure_message, place};
-use super::{EXIT_INPUT_FAILED, messages, write_failed};
+use super::write::{self, Temporary, Written};
+use super::{EXIT_INPUT_FAILED, EXIT_USAGE, messages, write_failed};
 
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     let options = args.resolution.options();
+    if let Err(error) = write::remove_on_signal() {
+        eprintln!("mimebase: {}", escape(&error.to_string()));
+        return ExitCode::from(EXIT_USAGE);
+    }
     let mut messages = messages(&args.file, args.limits.max_message_bytes).peekable();
     let mut failed = false;
     let mut several = false;
@@ -78,24 +83,38 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 );
             }
         }
-        if let Err(error) = write(&dir, &extracted, args.force) {
-            eprintln!(
-                "mimebase: {}: {}",
-                escape(&dir.display().to_string()),
-                escape(&error.to_string())
-            );
-            failed = true;
-            continue;
+        match write(&dir, &extracted, args.force) {
+            Ok(()) => {}
+            Err(Failure::Refused(error)) => {
+                eprintln!(
+                    "mimebase: {}: {}",
+                    escape(&dir.display().to_string()),
+                    escape(&error.to_string())
+                );
+                failed = true;
+                continue;
+            }
+            Err(Failure::Write(path, error)) => {
+                write::remove_all();
+                eprintln!(
+                    "mimebase: writing {}: {}; removed what this run had written",
+                    escape(&path.display().to_string()),
+                    escape(&error.to_string())
+                );
+                return ExitCode::from(EXIT_USAGE);
+            }
         }
         if let Some(root) = &extracted.root {
             let stdout = io::stdout();
             let mut out = stdout.lock();
             let line = escape(&dir.join(root).display().to_string()).into_owned();
             if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                write::keep_all();
                 return write_failed(&error);
             }
         }
     }
+    write::keep_all();
     if failed {
         ExitCode::from(EXIT_INPUT_FAILED)
     } else {
@@ -112,55 +131,104 @@ fn is_single_segment(name: &str) -> bool {
     )
 }
 
-/// Writes the files and `index.json` into `dir`.
-fn write(dir: &Path, extracted: &Extracted, force: bool) -> io::Result<()> {
-    let index = index_json(extracted)?;
-    let mut names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
-    names.push("index.json");
-    if let Some(bad) = names.iter().find(|n| !is_single_segment(n)) {
-        return Err(io::Error::other(format!(
-            "refusing the file name {bad:?}: not one path segment"
-        )));
+/// Why a message's files were not written.
+enum Failure {
+    /// Refused before anything was written (a name that exists, a bad name): exit code 1,
+    /// and the next message is still extracted.
+    Refused(io::Error),
+    /// A file or directory could not be written: what the run wrote is removed and the run
+    /// stops, exit code 2.
+    Write(PathBuf, io::Error),
+}
+
+/// Creates `dir` and the missing directories above it, each registered as written by this
+/// run (so that a failure or a signal removes it when it is left empty).
+fn create_dirs(dir: &Path) -> Result<(), Failure> {
+    let mut missing = Vec::new();
+    let mut next = Some(dir);
+    while let Some(path) = next.filter(|p| !p.as_os_str().is_empty()) {
+        if fs::symlink_metadata(path).is_ok() {
+            break;
+        }
+        missing.push(path);
+        next = path.parent();
     }
-    fs::create_dir_all(dir)?;
-    let existing: Vec<&str> = names
+    for path in missing.into_iter().rev() {
+        match fs::create_dir(path) {
+            Ok(()) => write::register(Written::Dir(path.to_path_buf())),
+            // Made meanwhile by another process: not this run's to remove.
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => {}
+            Err(error) => return Err(Failure::Write(path.to_path_buf(), error)),
+        }
+    }
+    Ok(())
+}
+
+/// Writes the files and `index.json` into `dir`: each to a temporary name in `dir`, and once
+/// all are written, each renamed to its name, so that no file of the message is ever seen
+/// half-written and a failure while writing (a full disk) leaves none of them.
+fn write(dir: &Path, extracted: &Extracted, force: bool) -> Result<(), Failure> {
+    let index = index_json(extracted).map_err(Failure::Refused)?;
+    let mut files: Vec<(&str, &[u8])> = extracted
+        .files
         .iter()
-        .copied()
-        .filter(|n| fs::symlink_metadata(dir.join(n)).is_ok())
+        .map(|f| (f.name.as_str(), f.bytes.as_slice()))
         .collect();
+    files.push(("index.json", &index));
+    if let Some((bad, _)) = files.iter().find(|(n, _)| !is_single_segment(n)) {
+        return Err(Failure::Refused(io::Error::other(format!(
+            "refusing the file name {bad:?}: not one path segment"
+        ))));
+    }
+    create_dirs(dir)?;
+    let mut existing = Vec::new();
+    for (name, _) in &files {
+        if let Ok(metadata) = fs::symlink_metadata(dir.join(name)) {
+            if metadata.is_dir() {
+                return Err(Failure::Refused(io::Error::other(format!(
+                    "{name} is a directory; not replaced"
+                ))));
+            }
+            existing.push(*name);
+        }
+    }
     if !existing.is_empty() && !force {
-        return Err(io::Error::new(
+        return Err(Failure::Refused(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!(
                 "{} already exist(s) in the directory; nothing written (use --force to replace)",
                 existing.join(", ")
             ),
-        ));
+        )));
     }
-    for file in &extracted.files {
-        create(dir, &file.name, &file.bytes, force)?;
-    }
-    create(dir, "index.json", &index, force)
-}
-
-/// Creates `dir/name` anew with `bytes`; with `force`, an existing file or link of that name
-/// is removed first (a directory is not).
-fn create(dir: &Path, name: &str, bytes: &[u8], force: bool) -> io::Result<()> {
-    let path = dir.join(name);
-    if force && let Ok(metadata) = fs::symlink_metadata(&path) {
-        if metadata.is_dir() {
-            return Err(io::Error::other(format!(
-                "{name} is a directory; not replaced"
-            )));
+    let mut written = Vec::with_capacity(files.len());
+    for (name, bytes) in &files {
+        let path = dir.join(name);
+        // Unbuffered: the bytes are written with one call, and closed at once.
+        let file = Temporary::new(&path, None, 0).and_then(|mut file| {
+            file.out().write_all(bytes)?;
+            file.close()
+        });
+        match file {
+            Ok(file) => written.push((path, file)),
+            // The temporary files written so far are removed as `written` is dropped.
+            Err(error) => return Err(Failure::Write(path, error)),
         }
-        fs::remove_file(&path)?;
     }
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)?;
-    file.write_all(bytes)?;
-    file.flush()
+    for (path, file) in written {
+        // With --force, a file or symbolic link of that name is replaced (a link is not
+        // written through); without it, one made since the check above is not.
+        let renamed = if force {
+            file.commit_replacing()
+        } else {
+            file.commit_new()
+        };
+        match renamed {
+            Ok(()) => write::register(Written::File(path)),
+            Err(error) => return Err(Failure::Write(path, error)),
+        }
+    }
+    Ok(())
 }
 
 fn index_json(extracted: &Extracted) -> io::Result<Vec<u8>> {

@@ -98,8 +98,8 @@ pub(crate) fn remove_all() {
     entries.clear();
 }
 
-/// A registered temporary file, forgotten when dropped (the [`tempfile::NamedTempFile`]
-/// beside it removes the file itself).
+/// A registered temporary file, forgotten when dropped (the [`tempfile::TempPath`] beside
+/// it removes the file itself).
 struct Registration(PathBuf);
 
 impl Drop for Registration {
@@ -119,15 +119,16 @@ fn directory_of(path: &Path) -> &Path {
 
 /// A new file being written under a temporary name in the directory of `path`, registered
 /// for removal on a signal, then renamed to `path` when complete. Dropped without
-/// [`commit`](Self::commit) or [`commit_new`](Self::commit_new), it is removed.
+/// [`commit`](Self::commit) (or [`close`](Self::close) and a commit), it is removed.
 pub(crate) struct Temporary {
     path: PathBuf,
-    file: io::BufWriter<tempfile::NamedTempFile>,
+    file: io::BufWriter<File>,
+    temporary: tempfile::TempPath,
     registration: Registration,
 }
 
 impl Temporary {
-    /// A temporary file for `path`, with the mode of a file created anew (`0666` less the
+    /// A temporary file for `path`, its writes buffered in `buffer` bytes, with the mode of a file created anew (`0666` less the
     /// umask), or, with `like` (the metadata of the regular file it will replace), that file's
     /// owner, group, mode (`07777` bits) and extended attributes.
     ///
@@ -136,7 +137,7 @@ impl Temporary {
     /// When the file cannot be created, or `like`'s owner, group, mode or an extended
     /// attribute cannot be given to it (as a user other than root, a file owned by someone
     /// else cannot be replaced: its owner would change).
-    pub(crate) fn new(path: &Path, like: Option<&fs::Metadata>) -> io::Result<Self> {
+    pub(crate) fn new(path: &Path, like: Option<&fs::Metadata>, buffer: usize) -> io::Result<Self> {
         let file = tempfile::Builder::new()
             .prefix(".mimebase-")
             .suffix(".tmp")
@@ -144,12 +145,16 @@ impl Temporary {
             .tempfile_in(directory_of(path))?;
         let registration = Registration(file.path().to_path_buf());
         register(Written::File(registration.0.clone()));
+        // The file apart from its path: the errors of its writes then say what failed
+        // without naming the temporary file (the caller names the file it writes).
+        let (file, temporary) = file.into_parts();
         if let Some(like) = like {
-            keep_owner_and_mode(path, like, file.as_file())?;
+            keep_owner_and_mode(path, like, &file)?;
         }
         Ok(Temporary {
             path: path.to_path_buf(),
-            file: io::BufWriter::with_capacity(256 << 10, file),
+            file: io::BufWriter::with_capacity(buffer, file),
+            temporary,
             registration,
         })
     }
@@ -166,47 +171,92 @@ impl Temporary {
     ///
     /// When a write, the flush or the rename fails; the temporary file is then removed.
     pub(crate) fn commit(self) -> io::Result<()> {
-        self.finish(true, true)
+        self.finish(true)
     }
 
-    /// Renames the file to `path` unless something exists there (without flushing it to the
-    /// disk: `extract` writes many files, and what it writes can be written again).
+    /// Flushes and closes the file, to be renamed later: many files can wait so without
+    /// holding a file descriptor each.
     ///
     /// # Errors
     ///
-    /// [`io::ErrorKind::AlreadyExists`] when `path` exists, or the error of a write or of
-    /// the rename; the temporary file is then removed.
-    pub(crate) fn commit_new(self) -> io::Result<()> {
-        self.finish(false, false)
-    }
-
-    /// Renames the file to `path`, replacing what is there (a file or a symbolic link, which
-    /// is replaced, not written through), without flushing it to the disk.
-    ///
-    /// # Errors
-    ///
-    /// The error of a write or of the rename; the temporary file is then removed.
-    pub(crate) fn commit_replacing(self) -> io::Result<()> {
-        self.finish(false, true)
-    }
-
-    fn finish(self, sync: bool, replace: bool) -> io::Result<()> {
+    /// The error of a write; the temporary file is then removed.
+    pub(crate) fn close(self) -> io::Result<Closed> {
         let Temporary {
             path,
             file,
+            temporary,
+            registration,
+        } = self;
+        drop(file.into_inner().map_err(io::IntoInnerError::into_error)?);
+        Ok(Closed {
+            path,
+            file: temporary,
+            registration,
+        })
+    }
+
+    fn finish(self, sync: bool) -> io::Result<()> {
+        let Temporary {
+            path,
+            file,
+            temporary: temporary_path,
             registration,
         } = self;
         let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         if sync {
-            file.as_file().sync_all()?;
+            file.sync_all()?;
         }
+        drop(file);
         // The registry stays locked across the rename: a signal removes the temporary file
         // before it or finds it gone after it.
         let mut entries = written();
+        let renamed = temporary_path.persist(&path);
+        let temporary = Written::File(registration.0.clone());
+        entries.retain(|entry| *entry != temporary);
+        renamed.map_err(|error| error.error)
+    }
+}
+
+/// A temporary file written and closed, waiting to be renamed; removed when dropped.
+pub(crate) struct Closed {
+    path: PathBuf,
+    file: tempfile::TempPath,
+    registration: Registration,
+}
+
+impl Closed {
+    /// Renames the file to its path unless something exists there (without flushing it to
+    /// the disk: `extract` writes many files, and what it writes can be written again).
+    ///
+    /// # Errors
+    ///
+    /// [`io::ErrorKind::AlreadyExists`] when the path exists, or the error of the rename;
+    /// the temporary file is then removed.
+    pub(crate) fn commit_new(self) -> io::Result<()> {
+        self.finish(false)
+    }
+
+    /// Renames the file to its path, replacing what is there (a file, or a symbolic link,
+    /// which is replaced, not written through), without flushing it to the disk.
+    ///
+    /// # Errors
+    ///
+    /// The error of the rename; the temporary file is then removed.
+    pub(crate) fn commit_replacing(self) -> io::Result<()> {
+        self.finish(true)
+    }
+
+    fn finish(self, replace: bool) -> io::Result<()> {
+        let Closed {
+            path,
+            file,
+            registration,
+        } = self;
+        let mut entries = written();
         let renamed = if replace {
-            file.persist(&path).map(drop)
+            file.persist(&path)
         } else {
-            file.persist_noclobber(&path).map(drop)
+            file.persist_noclobber(&path)
         };
         let temporary = Written::File(registration.0.clone());
         entries.retain(|entry| *entry != temporary);
@@ -308,7 +358,7 @@ impl Destination {
     pub(crate) fn open(&self) -> io::Result<Output> {
         match self {
             Destination::Replace(path, like) => {
-                Temporary::new(path, like.as_ref()).map(Output::Temporary)
+                Temporary::new(path, like.as_ref(), 256 << 10).map(Output::Temporary)
             }
             Destination::Through(path) => {
                 let file = OpenOptions::new().write(true).truncate(true).open(path)?;
