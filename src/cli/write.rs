@@ -142,7 +142,8 @@ impl Temporary {
             .prefix(".mimebase-")
             .suffix(".tmp")
             .permissions(fs::Permissions::from_mode(0o666))
-            .tempfile_in(directory_of(path))?;
+            .tempfile_in(directory_of(path))
+            .map_err(without_temporary_name)?;
         let registration = Registration(file.path().to_path_buf());
         register(Written::File(registration.0.clone()));
         // The file apart from its path: the errors of its writes then say what failed
@@ -261,6 +262,16 @@ impl Closed {
         let temporary = Written::File(registration.0.clone());
         entries.retain(|entry| *entry != temporary);
         renamed.map_err(|error| error.error)
+    }
+}
+
+/// `error` without the ` at path "…"` that tempfile appends to it, naming the temporary
+/// file: the caller names the file it was writing, and the temporary one does not exist.
+fn without_temporary_name(error: io::Error) -> io::Error {
+    let text = error.to_string();
+    match text.rsplit_once(" at path ") {
+        Some((message, _)) => io::Error::new(error.kind(), message.to_owned()),
+        None => error,
     }
 }
 

@@ -48,6 +48,8 @@ mod readme;
 mod resolve_cli;
 mod rewrite;
 #[cfg(feature = "cli")]
+mod safe_writes;
+#[cfg(feature = "cli")]
 mod scan;
 mod structures;
 #[cfg(feature = "cli")]
