@@ -55,6 +55,17 @@ fn names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Opens `fifo` for writing without blocking, and closes it: a reader waiting for a writer
+/// then reads its end (with no reader, the open fails, and nothing happens).
+fn unblock_reader(fifo: &Path) {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    const O_NONBLOCK: i32 = 0o4000;
+    let _ = fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(O_NONBLOCK)
+        .open(fifo);
+}
+
 /// Waits up to 20 seconds for `child`; should it still run (blocked opening the FIFO
 /// `fifo`, the failure this guards against), the FIFO is opened for writing without
 /// blocking and closed, so that the child reads its end, and the test fails.
@@ -65,12 +76,7 @@ fn wait_or_unblock(mut child: Child, fifo: &Path) -> (ExitStatus, String) {
             break status;
         }
         if Instant::now() > deadline {
-            use std::os::unix::fs::OpenOptionsExt as _;
-            const O_NONBLOCK: i32 = 0o4000;
-            let _ = fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(O_NONBLOCK)
-                .open(fifo);
+            unblock_reader(fifo);
             let _ = child.wait();
             panic!("mimebase opened the FIFO {}", fifo.display());
         }
@@ -88,11 +94,20 @@ fn rewrite_to_a_fifo_writes_through_it() {
     let dir = workdir("o-fifo");
     let fifo = dir.join("fifo");
     mkfifo(&fifo);
+    // Held open for reading and writing (which never blocks on Linux) until mimebase is done:
+    // neither side waits for the other, and closing it ends the reader, whether or not
+    // mimebase wrote through the FIFO.
+    let keeper = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read(fifo).unwrap())
     };
     let output = mimebase(&["rewrite", "-o", fifo.to_str().unwrap()], MESSAGE);
+    drop(keeper);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(reader.join().unwrap(), REWRITTEN);
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
