@@ -11,7 +11,8 @@ use mimebase::{Options, Profile, Resolver};
 ///
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output
-/// could not be written.
+/// could not be written (the file named); 130, 143 or 129 (in the shell) after SIGINT,
+/// SIGTERM or SIGHUP, the files being written removed.
 #[derive(Debug, Parser)]
 #[command(name = "mimebase", version, after_help = TOP_EXAMPLES)]
 pub(crate) struct Args {
@@ -217,7 +218,8 @@ pub(crate) struct ExtractArgs {
     pub dir: PathBuf,
 
     /// Replace files that already exist in OUT (without it, nothing is written when one
-    /// does).
+    /// does). Each file is written to a temporary name and renamed when all are written; a
+    /// file that cannot be written (a full disk) removes what the run wrote (exit code 2).
     #[arg(long, help_heading = "Output")]
     pub force: bool,
 
@@ -236,13 +238,16 @@ pub(crate) struct RewriteArgs {
     pub file: PathBuf,
 
     /// Write the message to OUTPUT instead of stdout: to a temporary file in OUTPUT's
-    /// directory, then renamed over OUTPUT, so OUTPUT is never half-written.
+    /// directory, then renamed over OUTPUT, so OUTPUT is never half-written. An existing
+    /// OUTPUT keeps its owner, group, mode and extended attributes; one that is not a regular
+    /// file (/dev/null, a FIFO) is written through, as the shell's `>` does.
     #[arg(short, long, value_name = "OUTPUT", help_heading = "Output")]
     pub output: Option<PathBuf>,
 
     /// Replace FILE with the rewritten message, the same way as `-o FILE` (a temporary file,
-    /// then a rename; FILE keeps its permissions; a symbolic link is followed). FILE is left
-    /// untouched when nothing changes.
+    /// then a rename; FILE keeps its owner, group, mode and extended attributes; a symbolic
+    /// link is followed; another hard link keeps the old content). FILE is left untouched when
+    /// nothing changes. A FILE that is not a regular file is refused (exit code 2).
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub in_place: bool,
 

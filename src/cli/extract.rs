@@ -1,7 +1,7 @@
 //! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
 //! with `OUT/index.json`; the path of the main HTML page on stdout (escaped as all text
-//! output is). Exit code 1 when the message cannot be read or a file cannot be written
-//! (also when one exists and `--force` is not given).
+//! output is). Exit code 1 when the message cannot be read (also when a file exists and
+//! `--force` is not given); 2 when a file cannot be written.
 //!
 //! An mbox input (its first five bytes `From `, read by [`mimebase::mailbox`] as every
 //! command reads it) that holds more than one message gives each message a directory of its
@@ -12,10 +12,16 @@
 //! the others are still extracted (exit code 1).
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
-//! rules, checked again here), files are created with `create_new` so that no existing file
-//! or symbolic link is written through, and with `--force` an existing entry is removed
-//! before the new file is created. Without `--force`, nothing is written when any of the
-//! names exists in OUT.
+//! rules, checked again here), and each file is written to a new temporary file in OUT then
+//! renamed, so that no existing file or symbolic link is written through; with `--force` the
+//! rename replaces an existing file or link. Without `--force`, nothing is written when any of
+//! the names exists in OUT (and a name that appears meanwhile is not replaced).
+//!
+//! The files of a message are all written under temporary names before any is renamed, so a
+//! failure while writing (a full disk) leaves none of them. A file or directory that cannot
+//! be written stops the run: everything it wrote (files, and the directories it created,
+//! when empty) is removed, the file is named on stderr, and the exit code is 2; a signal
+//! removes the same (see `write`).
 //!
 //! `index.json` is one JSON object: `root` (the main HTML page's file name, or `null`) and
 //! `files`, one object per file in document order: `file` (its name in OUT), `part` (IMAP

@@ -1,6 +1,9 @@
 //! `mimebase rewrite`: one message, or each message of an mbox, with the relative URLs of its
 //! HTML bodies made absolute, written to stdout, to `-o OUTPUT` or over the input
-//! (`--in-place`), the last two by way of a temporary file and a rename.
+//! (`--in-place`), the last two by way of a temporary file and a rename (see `write`: the
+//! owner, group, mode and extended attributes of a replaced file are kept, `-o` writes
+//! through a file that is not regular, `--in-place` refuses one, and a signal removes the
+//! temporary file).
 //!
 //! # An mbox
 //!
