@@ -164,9 +164,7 @@ impl Target {
     fn path(&self) -> Option<&Path> {
         match self {
             Target::Stdout => None,
-            Target::Output(destination) | Target::InPlace(destination) => {
-                Some(destination.path())
-            }
+            Target::Output(destination) | Target::InPlace(destination) => Some(destination.path()),
         }
     }
 }
@@ -267,8 +265,8 @@ fn rewrite_mbox<R: Read>(
 ) -> ExitCode {
     // A message over the limit is copied from the file, which must then be one that can be
     // opened again and read from an offset (not a FIFO or a device).
-    let input_file = (file != Path::new("-") && fs::metadata(file).is_ok_and(|m| m.is_file()))
-        .then_some(file);
+    let input_file =
+        (file != Path::new("-") && fs::metadata(file).is_ok_and(|m| m.is_file())).then_some(file);
     let destination = match target {
         Target::Stdout => {
             let stdout = io::stdout();

@@ -128,9 +128,10 @@ pub(crate) struct Temporary {
 }
 
 impl Temporary {
-    /// A temporary file for `path`, its writes buffered in `buffer` bytes, with the mode of a file created anew (`0666` less the
-    /// umask), or, with `like` (the metadata of the regular file it will replace), that file's
-    /// owner, group, mode (`07777` bits) and extended attributes.
+    /// A temporary file for `path`, its writes buffered in `buffer` bytes, with the mode of a
+    /// file created anew (`0666` less the umask), or, with `like` (the metadata of the regular
+    /// file it will replace), that file's owner, group, mode (`07777` bits) and extended
+    /// attributes.
     ///
     /// # Errors
     ///
@@ -138,6 +139,8 @@ impl Temporary {
     /// attribute cannot be given to it (as a user other than root, a file owned by someone
     /// else cannot be replaced: its owner would change).
     pub(crate) fn new(path: &Path, like: Option<&fs::Metadata>, buffer: usize) -> io::Result<Self> {
+        // Created and registered with the registry locked, so that no signal comes between.
+        let mut entries = written();
         let file = tempfile::Builder::new()
             .prefix(".mimebase-")
             .suffix(".tmp")
@@ -145,7 +148,8 @@ impl Temporary {
             .tempfile_in(directory_of(path))
             .map_err(without_temporary_name)?;
         let registration = Registration(file.path().to_path_buf());
-        register(Written::File(registration.0.clone()));
+        entries.push(Written::File(registration.0.clone()));
+        drop(entries);
         // The file apart from its path: the errors of its writes then say what failed
         // without naming the temporary file (the caller names the file it writes).
         let (file, temporary) = file.into_parts();
@@ -172,7 +176,22 @@ impl Temporary {
     ///
     /// When a write, the flush or the rename fails; the temporary file is then removed.
     pub(crate) fn commit(self) -> io::Result<()> {
-        self.finish(true)
+        let Temporary {
+            path,
+            file,
+            temporary: temporary_path,
+            registration,
+        } = self;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        drop(file);
+        // The registry stays locked across the rename: a signal removes the temporary file
+        // before it or finds it gone after it.
+        let mut entries = written();
+        let renamed = temporary_path.persist(&path);
+        let temporary = Written::File(registration.0.clone());
+        entries.retain(|entry| *entry != temporary);
+        renamed.map_err(|error| error.error)
     }
 
     /// Flushes and closes the file, to be renamed later: many files can wait so without
@@ -194,27 +213,6 @@ impl Temporary {
             file: temporary,
             registration,
         })
-    }
-
-    fn finish(self, sync: bool) -> io::Result<()> {
-        let Temporary {
-            path,
-            file,
-            temporary: temporary_path,
-            registration,
-        } = self;
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        if sync {
-            file.sync_all()?;
-        }
-        drop(file);
-        // The registry stays locked across the rename: a signal removes the temporary file
-        // before it or finds it gone after it.
-        let mut entries = written();
-        let renamed = temporary_path.persist(&path);
-        let temporary = Written::File(registration.0.clone());
-        entries.retain(|entry| *entry != temporary);
-        renamed.map_err(|error| error.error)
     }
 }
 
@@ -373,7 +371,10 @@ impl Destination {
             }
             Destination::Through(path) => {
                 let file = OpenOptions::new().write(true).truncate(true).open(path)?;
-                Ok(Output::Through(io::BufWriter::with_capacity(256 << 10, file)))
+                Ok(Output::Through(io::BufWriter::with_capacity(
+                    256 << 10,
+                    file,
+                )))
             }
         }
     }

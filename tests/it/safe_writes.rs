@@ -83,7 +83,12 @@ fn wait_or_unblock(mut child: Child, fifo: &Path) -> (ExitStatus, String) {
         std::thread::sleep(Duration::from_millis(20));
     };
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     (status, err)
 }
 
@@ -137,8 +142,17 @@ fn rewrite_to_a_character_device_writes_through_it() {
     // --in-place refuses it, as sed -i does.
     let output = mimebase(&["rewrite", "--in-place", null.to_str().unwrap()], b"");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("a character device"), "{}", stderr(&output));
-    assert!(fs::symlink_metadata(&null).unwrap().file_type().is_char_device());
+    assert!(
+        stderr(&output).contains("a character device"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        fs::symlink_metadata(&null)
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
     assert_eq!(names(&dir), ["null"]);
 }
 
@@ -240,13 +254,19 @@ fn rewrite_checks_a_regular_file_against_the_limit_before_reading_it() {
     message.resize(5000, b'x');
     fs::write(&big, &message).unwrap();
     let output = mimebase(
-        &["rewrite", "--max-message-bytes", "2K", big.to_str().unwrap()],
+        &[
+            "rewrite",
+            "--max-message-bytes",
+            "2K",
+            big.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(output.status.code(), Some(1));
     // The size is the file's, known without reading it (a stream is named "more than").
     assert!(
-        stderr(&output).contains("the message has 5000 bytes, more than the size limit of 2048 bytes"),
+        stderr(&output)
+            .contains("the message has 5000 bytes, more than the size limit of 2048 bytes"),
         "{}",
         stderr(&output)
     );
@@ -262,12 +282,22 @@ fn rewrite_checks_a_regular_file_against_the_limit_before_reading_it() {
     let file = dir.join("box.mbox");
     fs::write(&file, &mbox).unwrap();
     let output = mimebase(
-        &["rewrite", "--max-message-bytes", "2K", "--in-place", file.to_str().unwrap()],
+        &[
+            "rewrite",
+            "--max-message-bytes",
+            "2K",
+            "--in-place",
+            file.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let rewritten = fs::read(&file).unwrap();
-    assert_eq!(rewritten.len(), mbox.len() + 40 * 9, "each `g` became `http://b/g`");
+    assert_eq!(
+        rewritten.len(),
+        mbox.len() + 40 * 9,
+        "each `g` became `http://b/g`"
+    );
 }
 
 // ---- extract: a full disk ----
@@ -278,7 +308,14 @@ struct SmallDisk(PathBuf);
 impl SmallDisk {
     fn mount(dir: &Path, test: &str) -> Option<Self> {
         let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.to_str().unwrap()])
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                "size=64k",
+                "tmpfs",
+                dir.to_str().unwrap(),
+            ])
             .status();
         if mounted.is_ok_and(|status| status.success()) {
             Some(SmallDisk(dir.to_path_buf()))
@@ -342,7 +379,12 @@ fn extract_on_a_full_disk_removes_what_it_wrote_and_exits_2() {
     fs::write(&input, &mbox).unwrap();
     let out = disk.join("out");
     let output = mimebase(
-        &["extract", input.to_str().unwrap(), "--dir", out.to_str().unwrap()],
+        &[
+            "extract",
+            input.to_str().unwrap(),
+            "--dir",
+            out.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
