@@ -480,3 +480,77 @@ fn a_signal_during_rewrite_in_place_leaves_no_temporary_file() {
         );
     }
 }
+
+#[test]
+fn rewrite_to_a_symbolic_link_replaces_the_file_it_names() {
+    let dir = workdir("o-link");
+    let file = dir.join("out.eml");
+    fs::write(&file, b"old\n").unwrap();
+    let link = dir.join("link.eml");
+    std::os::unix::fs::symlink("out.eml", &link).unwrap();
+    let output = mimebase(&["rewrite", "-o", link.to_str().unwrap()], MESSAGE);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // As `>` writes through the link.
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read(&file).unwrap(), REWRITTEN);
+    assert_eq!(names(&dir), ["link.eml", "out.eml"]);
+}
+
+#[test]
+fn rewrite_in_place_refuses_to_give_someone_else_s_file_a_new_owner() {
+    let test = "rewrite_in_place_refuses_to_give_someone_else_s_file_a_new_owner";
+    if !root_or_skip(test) {
+        return;
+    }
+    let has_setpriv = Command::new("setpriv").arg("--version").output();
+    if !has_setpriv.is_ok_and(|out| out.status.success()) {
+        eprintln!("skipped {test}: setpriv (util-linux) is not available");
+        return;
+    }
+    // A directory where nobody may create files, and a message there owned by root that
+    // nobody may write: nobody could replace it, but the new file would be nobody's.
+    let dir = workdir("in-place-other-owner");
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    for ancestor in dir.ancestors().skip(1) {
+        let mode = fs::metadata(ancestor).unwrap().mode();
+        if mode & 0o001 == 0 {
+            eprintln!(
+                "skipped {test}: {} is closed to other users",
+                ancestor.display()
+            );
+            return;
+        }
+    }
+    let file = dir.join("m.eml");
+    fs::write(&file, MESSAGE).unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o666)).unwrap();
+    let nobody = NOBODY.to_string();
+    let output = Command::new("setpriv")
+        .args([
+            "--reuid",
+            &nobody,
+            "--regid",
+            &nobody,
+            "--clear-groups",
+            MIMEBASE,
+        ])
+        .args(["rewrite", "--in-place", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.starts_with(&format!("mimebase: writing {}: ", file.display()))
+            && err.contains("owner and group of the old one (uid 0, gid 0)"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&file).unwrap(), MESSAGE);
+    assert_eq!(fs::metadata(&file).unwrap().uid(), 0);
+    assert_eq!(names(&dir), ["m.eml"]);
+}
