@@ -295,8 +295,14 @@ fn rewrite_mbox<R: Read>(
     };
     match write_mbox(mbox, input_file, options, output.out()) {
         Err(Failure::Input(source, message)) => {
+            // A temporary file is removed as `output` is dropped; what was written through a
+            // file that is not regular cannot be taken back.
+            let outcome = match destination {
+                Destination::Replace(..) => "nothing written to",
+                Destination::Through(_) => "the output stops before this message in",
+            };
             eprintln!(
-                "mimebase: {}: {}; nothing written to {}",
+                "mimebase: {}: {}; {outcome} {}",
                 place(&source),
                 escape(&message),
                 escape(&path.display().to_string())
