@@ -40,7 +40,7 @@ use mimebase::mailbox::{Input, Message};
 
 use super::args::ExtractArgs;
 use super::output::{escape, failure_message, place};
-use super::write::{self, Temporary, Written};
+use super::write::{self, Temporary};
 use super::{EXIT_INPUT_FAILED, EXIT_USAGE, messages, write_failed};
 
 /// Runs `mimebase extract`.
@@ -160,8 +160,8 @@ fn create_dirs(dir: &Path) -> Result<(), Failure> {
         next = path.parent();
     }
     for path in missing.into_iter().rev() {
-        match fs::create_dir(path) {
-            Ok(()) => write::register(Written::Dir(path.to_path_buf())),
+        match write::create_dir(path) {
+            Ok(()) => {}
             // Made meanwhile by another process: not this run's to remove.
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => {}
             Err(error) => return Err(Failure::Write(path.to_path_buf(), error)),
@@ -229,9 +229,8 @@ fn write(dir: &Path, extracted: &Extracted, force: bool) -> Result<(), Failure> 
         } else {
             file.commit_new()
         };
-        match renamed {
-            Ok(()) => write::register(Written::File(path)),
-            Err(error) => return Err(Failure::Write(path, error)),
+        if let Err(error) = renamed {
+            return Err(Failure::Write(path, error));
         }
     }
     Ok(())

@@ -81,9 +81,17 @@ pub(crate) fn remove_on_signal() -> io::Result<()> {
     result
 }
 
-/// Registers `entry` for removal on a signal or by [`remove_all`].
-pub(crate) fn register(entry: Written) {
-    written().push(entry);
+/// Creates the directory `path` and registers it for removal on a signal or by
+/// [`remove_all`] (when empty), with the registry locked, so that no signal comes between.
+///
+/// # Errors
+///
+/// The error of [`fs::create_dir`].
+pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
+    let mut entries = written();
+    fs::create_dir(path)?;
+    entries.push(Written::Dir(path.to_path_buf()));
+    Ok(())
 }
 
 /// Forgets every registered path: the run is complete, what it wrote stays.
@@ -216,7 +224,9 @@ impl Temporary {
     }
 }
 
-/// A temporary file written and closed, waiting to be renamed; removed when dropped.
+/// A temporary file written and closed, waiting to be renamed; removed when dropped. Once
+/// renamed, it stays registered as written by this run (removed on a signal or by
+/// [`remove_all`], until [`keep_all`]).
 pub(crate) struct Closed {
     path: PathBuf,
     file: tempfile::TempPath,
@@ -251,6 +261,8 @@ impl Closed {
             file,
             registration,
         } = self;
+        // Renamed and registered under its name with the registry locked, so that a signal
+        // finds one name or the other.
         let mut entries = written();
         let renamed = if replace {
             file.persist(&path)
@@ -259,7 +271,9 @@ impl Closed {
         };
         let temporary = Written::File(registration.0.clone());
         entries.retain(|entry| *entry != temporary);
-        renamed.map_err(|error| error.error)
+        renamed.map_err(|error| error.error)?;
+        entries.push(Written::File(path));
+        Ok(())
     }
 }
 

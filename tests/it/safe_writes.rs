@@ -554,3 +554,55 @@ fn rewrite_in_place_refuses_to_give_someone_else_s_file_a_new_owner() {
     assert_eq!(fs::metadata(&file).unwrap().uid(), 0);
     assert_eq!(names(&dir), ["m.eml"]);
 }
+
+#[test]
+fn a_signal_during_extract_removes_what_it_wrote() {
+    let dir = workdir("signal-extract");
+    let input = dir.join("many.mbox");
+    let out = dir.join("out");
+    let mut messages = 500;
+    let status = loop {
+        let mut mbox = Vec::new();
+        for _ in 0..messages {
+            mbox.extend_from_slice(b"From a@b Sat Jan  1 00:00:00 2000\n");
+            mbox.extend_from_slice(&with_image(2000));
+            mbox.push(b'\n');
+        }
+        fs::write(&input, &mbox).unwrap();
+        let mut child = command(MIMEBASE, &["extract", "many.mbox", "--dir", "out"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once the first message's directory is there, the run has written something.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while fs::read_dir(&out).map_or(true, |mut entries| entries.next().is_none())
+            && child.try_wait().unwrap().is_none()
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let running = child.try_wait().unwrap().is_none();
+        if running {
+            let sent = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        }
+        let status = child.wait().unwrap();
+        if running {
+            break status;
+        }
+        assert!(messages < 50_000, "extract always finished first");
+        let _ = fs::remove_dir_all(&out);
+        messages *= 4;
+    };
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    // OUT was made by this run: it goes too, with every file and directory in it.
+    assert!(!out.exists(), "{:?}", crate::support::files_under(&out));
+    assert_eq!(names(&dir), ["many.mbox"]);
+}
