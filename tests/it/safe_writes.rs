@@ -7,7 +7,8 @@
 //! keeping an existing file's owner and mode) and of GNU sed 4.9's `-i` (refusing a file that
 //! is not regular: "couldn't edit X: not a regular file"; keeping owner, group and mode;
 //! replacing the directory entry, so that a hard link keeps the old content), each checked by
-//! hand with bash 5.2 and sed 4.9 on Linux.
+//! hand with bash 5.2 and sed 4.9 on Linux. ACLs are compared as getfacl(1) (acl 2.3) prints
+//! them.
 //!
 //! Tests that make a device node, change a file's owner or mount a file system need root;
 //! run as another user, they print why they were skipped and pass.
@@ -201,6 +202,23 @@ fn rewrite_in_place_keeps_owner_group_mode_and_extended_attributes() {
     if !xattrs {
         eprintln!("extended attributes not checked: the file system has no user attributes");
     }
+    // A POSIX ACL (an extended attribute on Linux), as getfacl(1) prints it.
+    let acl = |file: &Path| {
+        Command::new("getfacl")
+            .args(["-c", "-n", file.to_str().unwrap()])
+            .output()
+            .map(|out| out.stdout)
+    };
+    let acls = Command::new("setfacl")
+        .args(["-m", "u:65534:rw", file.to_str().unwrap()])
+        .status()
+        .is_ok_and(|status| status.success());
+    let before = if acls {
+        acl(&file).unwrap()
+    } else {
+        eprintln!("ACLs not checked: setfacl (the acl package) is missing or failed");
+        Vec::new()
+    };
     // A hard link keeps the old content: the directory entry is replaced, as sed -i does.
     fs::hard_link(&file, dir.join("hard-link.eml")).unwrap();
 
@@ -209,12 +227,19 @@ fn rewrite_in_place_keeps_owner_group_mode_and_extended_attributes() {
     assert_eq!(fs::read(&file).unwrap(), REWRITTEN);
     let metadata = fs::metadata(&file).unwrap();
     assert_eq!((metadata.uid(), metadata.gid()), (NOBODY, NOBODY));
-    assert_eq!(metadata.mode() & 0o7777, 0o600);
+    // With the ACL, the group bits show its mask (rw-), as ls -l shows them.
+    let mode = if acls { 0o660 } else { 0o600 };
+    assert_eq!(metadata.mode() & 0o7777, mode);
     if xattrs {
         assert_eq!(
             xattr::get(&file, "user.mimebase-test").unwrap().as_deref(),
             Some(&b"kept"[..])
         );
+    }
+    if acls {
+        let after = acl(&file).unwrap();
+        assert!(String::from_utf8_lossy(&after).contains("user:65534:rw-"));
+        assert_eq!(after, before);
     }
     assert_eq!(fs::read(dir.join("hard-link.eml")).unwrap(), MESSAGE);
     assert_eq!(names(&dir), ["hard-link.eml", "m.eml"]);
