@@ -4,10 +4,11 @@
 //! leaves no temporary file.
 //!
 //! The expected behaviour is that of the shell's `>` (writing through a device or a FIFO,
-//! keeping an existing file's owner and mode) and of GNU sed 4.9's `-i` (refusing a file that
-//! is not regular: "couldn't edit X: not a regular file"; keeping owner, group and mode;
-//! replacing the directory entry, so that a hard link keeps the old content), each checked by
-//! hand with bash 5.2 and sed 4.9 on Linux. ACLs are compared as getfacl(1) (acl 2.3) prints
+//! keeping an existing file's owner and mode) and of GNU sed 4.9's `-i` (refusing a device:
+//! "couldn't edit X: not a regular file", exit 4 where mimebase exits 2; keeping owner, group
+//! and mode; replacing the directory entry, so that a hard link keeps the old content), each
+//! checked by hand with bash 5.2.15 and sed 4.9 on Linux. sed opens a FIFO before it refuses
+//! it, and so waits for a writer; mimebase refuses it unopened. ACLs are compared as getfacl(1) (acl 2.3) prints
 //! them.
 //!
 //! Tests that make a device node, change a file's owner or mount a file system need root;
