@@ -63,9 +63,11 @@ filter resets the next hop's transaction before DATA) delays it; and a recipient
 for good keeps the message in the sender's queue until it expires (five days by default in
 Postfix), instead of being bounced at once.
 
-When the next hop cannot be reached, drops the session, or cannot take a parameter of the
-client's MAIL command, the filter answers with a temporary error (4xx), so that the sending
-server keeps the message and tries again.
+When the next hop cannot be reached, drops or closes the session (a 421 reply becomes 451), or
+cannot take a parameter of the client's MAIL command, the filter answers with a temporary error
+(4xx), so that the sending server keeps the message and tries again; a fault of the filter
+itself at DATA is a 451 too. Each recipient's 250 and the final 250 are the next hop's, passed
+on only when it gave them.
 
 SMTP extensions
 ---------------
@@ -116,7 +118,6 @@ import mimebase
 MAX_LINK_FIELDS = 20
 MAX_VALUE_BYTES = 300
 FOLD_AT = 78
-MAX_LINE_BYTES = 998
 
 FIELD_PREFIX = b"x-mimebase-"
 
@@ -198,7 +199,7 @@ def folded(name, parameters):
 
 def added_fields(report, newline=b"\r\n"):
     """The header fields the filter adds for ``report``, as bytes, each line ending in
-    ``newline`` and at most ``MAX_LINE_BYTES`` bytes long without it; empty when every link
+    ``newline`` and at most 998 bytes long without it; empty when every link
     leads where it is written."""
     links = links_elsewhere(report)
     if not links:
@@ -268,6 +269,9 @@ def reply(code, text):
     text = "".join(c if " " <= c <= "~" else "?" for c in text)
     if not 200 <= code <= 599:
         return f"451 4.4.0 the next hop answered an unreadable reply: {code} {text}"
+    if code == 421:
+        # The next hop closes its session; this one stays open, and what follows gets 451.
+        return f"451 4.4.2 the next hop closed the session: {text}".rstrip()
     return f"{code} {text}".rstrip()
 
 

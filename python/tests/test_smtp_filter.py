@@ -218,6 +218,14 @@ def test_every_recipient_refused_means_no_message(servers):
     assert hop.envelopes == []
 
 
+def test_a_next_hop_closing_its_session_is_a_temporary_refusal(servers):
+    """A 421 would tell the client that the filter closes the session, which it does not."""
+    port, hop = servers
+    hop.refuse_rcpt = {"closing@example.org": "421 4.3.2 shutting down"}
+    refused = send(port, BASESTRIKER, ["customer@example.org", "closing@example.org"])
+    assert refused == {"closing@example.org": (451, b"4.4.2 the next hop closed the session: 4.3.2 shutting down")}
+
+
 @pytest.mark.parametrize("answer", ["554 5.7.1 message refused", "452 4.3.1 insufficient system storage"])
 def test_the_next_hops_answer_to_the_message_is_the_clients(servers, answer):
     port, hop = servers
