@@ -232,7 +232,7 @@ def without_own_fields(message):
     dropping = False
     lines = message.splitlines(keepends=True)
     for i, line in enumerate(lines):
-        if line in (b"\r\n", b"\n"):
+        if line in (b"\r\n", b"\n", b"\r"):
             kept.extend(lines[i:])
             break
         if line[:1] in (b" ", b"\t"):
