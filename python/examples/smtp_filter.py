@@ -46,7 +46,7 @@ percent-encoded as UTF-8, and cut after at most ``MAX_VALUE_BYTES`` bytes of tha
 (never inside a ``%XX`` triplet), ``...`` marking the cut.
 
 Recipients: each RCPT is proxied to the next hop before it is answered
----------------------------------------------------------------------
+----------------------------------------------------------------------
 
 The filter opens its SMTP session with the next hop when the client sends MAIL, and passes
 the client's MAIL, each RCPT and the (filtered) DATA on to it, answering each command with the
