@@ -38,6 +38,13 @@ resolved (no base at all, or a parse error) is not named.
 The fields
 ----------
 
+When a limit cut the analysis (``Report.complete`` is False: a message nested deeper, or holding
+more parts or URLs, than ``mimebase`` reads), the filter adds ``X-Mimebase-Incomplete:
+limits=entity_limit`` (the kinds of the limits reached): a link may then be missing from the
+other fields, and a rule after the filter should treat the message as unchecked (quarantine it,
+say), not as clean. The filter still relays it: refusing it would only make the sender retry a
+message that will reach the same limit.
+
 Every line of the added fields holds at most 998 bytes, the limit of RFC 5322 section 2.1.1,
 and the fields are folded (section 2.2.3) before a parameter that would take the line past 78
 bytes. There are at most ``MAX_LINK_FIELDS`` ``X-Mimebase-Link`` fields; each value is
@@ -121,6 +128,21 @@ FOLD_AT = 78
 
 FIELD_PREFIX = b"x-mimebase-"
 
+# The diagnostic kinds that say a limit cut the analysis (``mimebase.Report.complete`` is then
+# False): something the message holds was not read, so a link may be missing from the fields.
+LIMIT_KINDS = frozenset(
+    {
+        "header_too_large",
+        "depth_limit",
+        "entity_limit",
+        "decoded_size_limit",
+        "encoded_level_limit",
+        "html_error",
+        "noscript_limit",
+        "url_limit",
+    }
+)
+
 # Two bases that no URL of a message can reach, with opaque paths: a reference the URL
 # Standard's parser resolves to the same URL against both names its host by itself; a relative
 # one fails against both, a fragment-only one differs.
@@ -199,13 +221,19 @@ def folded(name, parameters):
 
 def added_fields(report, newline=b"\r\n"):
     """The header fields the filter adds for ``report``, as bytes, each line ending in
-    ``newline`` and at most 998 bytes long without it; empty when every link
-    leads where it is written."""
+    ``newline`` and at most 998 bytes long without it; empty when the analysis is complete and
+    every link leads where it is written."""
+    fields = []
+    if not report.complete:
+        limits = sorted({d.kind for d in report.diagnostics if d.kind in LIMIT_KINDS})
+        fields.append(folded("X-Mimebase-Incomplete", [f"limits={header_text(','.join(limits))}"]))
     links = links_elsewhere(report)
-    if not links:
-        return b""
-    count = len(report.urls)
-    fields = [f"X-Mimebase-Links: {len(links)} of {count} URL{'s' if count != 1 else ''} resolved elsewhere than written"]
+    if links:
+        count = len(report.urls)
+        fields.append(
+            f"X-Mimebase-Links: {len(links)} of {count} URL{'s' if count != 1 else ''} "
+            "resolved elsewhere than written"
+        )
     for url in links[:MAX_LINK_FIELDS]:
         fields.append(
             folded(
@@ -219,6 +247,8 @@ def added_fields(report, newline=b"\r\n"):
                 ],
             )
         )
+    if not fields:
+        return b""
     text = "\n".join(fields) + "\n"
     return text.encode("ascii").replace(b"\n", newline)
 

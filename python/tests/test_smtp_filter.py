@@ -448,3 +448,13 @@ def test_header_values_stay_ascii_and_short():
     assert smtp_filter.header_text('a"b\\c%') == "a%22b%5Cc%25"
     assert smtp_filter.header_text("x" * 300) == "x" * 300
     assert smtp_filter.header_text("x" * 301) == "x" * 300 + "..."
+
+
+def test_an_incomplete_analysis_is_said_in_a_field():
+    """Past the URL limit a link may be missing from the fields: the filter says so."""
+    links = b"".join(b'<a href="https://x.example/%d">x</a>' % i for i in range(3))
+    message = b"Content-Type: text/html\r\n\r\n" + links + b"\r\n"
+    report = mimebase.analyze(message, resolver="whatwg", max_urls=1)
+    assert not report.complete
+    assert smtp_filter.added_fields(report) == b"X-Mimebase-Incomplete: limits=url_limit\r\n"
+    assert smtp_filter.added_fields(mimebase.analyze(message, resolver="whatwg")) == b""
