@@ -9,6 +9,7 @@
 //! wrote must be in the file afterwards).
 
 use std::fs::{self, File};
+use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
@@ -40,17 +41,23 @@ fn live_mbox(count: usize) -> Vec<u8> {
     mbox
 }
 
-/// The message a writer delivers: unique by its Message-ID.
+/// The message a writer delivers: unique by its Message-ID, of 20 lines, which the writer
+/// takes 100 ms to write (5 ms a line). Its link is relative: rewritten when the rewrite
+/// came after the delivery, left so when it came before.
 fn delivered(n: usize) -> Vec<u8> {
-    format!(
+    let mut message = format!(
         "From mta@example.com Tue Jan  2 00:00:00 2024\n\
          Message-ID: <delivered-{n}@example.com>\n\
-         Subject: delivered while the rewrite ran\n\
+         Content-Base: http://example.com/dir/\n\
+         Content-Type: text/html\n\
          \n\
-         Delivered body {n}.\n\
-         \n"
-    )
-    .into_bytes()
+         <a href=\"delivered.html\">delivered</a>\n"
+    );
+    for line in 0..14 {
+        message.push_str(&format!("<p>Delivered body {n}, line {line}.</p>\n"));
+    }
+    message.push('\n');
+    message.into_bytes()
 }
 
 fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -67,6 +74,7 @@ fn writer(method: &str, mbox: &Path, message: &Path, delay: Duration) -> Child {
         .arg(mbox)
         .arg(message)
         .arg(format!("{:.4}", delay.as_secs_f64()))
+        .stdout(Stdio::piped())
         .spawn()
         .unwrap()
 }
@@ -85,7 +93,8 @@ fn rewrite_in_place(mbox: &Path) -> Child {
 fn race(method: &str, iterations: usize) {
     let dir = workdir(method);
     let mbox = dir.join("inbox");
-    let original = live_mbox(300);
+    let count_of_messages = 1000;
+    let original = live_mbox(count_of_messages);
     // How long one rewrite takes here, so that the writer's start falls inside it.
     fs::write(&mbox, &original).unwrap();
     let started = Instant::now();
@@ -96,36 +105,71 @@ fn race(method: &str, iterations: usize) {
         "the rewrite changed nothing"
     );
     let mut random = XorShift(0x6d62_6f78 ^ method.len() as u64);
+    let (mut delivery_first, mut rewrite_first) = (0, 0);
     for n in 0..iterations {
         fs::write(&mbox, &original).unwrap();
         let message = dir.join(format!("message-{n}"));
         fs::write(&message, delivered(n)).unwrap();
-        let delay = took.mul_f64((random.next() % 1000) as f64 / 1000.0);
-        // The writer's Python starts more slowly than the rewrite: start it first.
+        // Every other time, the delivery begins at once and the rewrite at a random moment
+        // of its 100 ms; otherwise the rewrite begins at once and the delivery at a random
+        // moment of the rewrite's run.
+        let (delay, pause) = if n % 2 == 0 {
+            (Duration::ZERO, Duration::from_millis(random.next() % 90))
+        } else {
+            (
+                took.mul_f64((random.next() % 1000) as f64 / 1000.0),
+                Duration::ZERO,
+            )
+        };
         let mut delivery = writer(method, &mbox, &message, delay);
-        std::thread::sleep(Duration::from_millis(40));
+        let mut ready = String::new();
+        BufReader::new(delivery.stdout.take().unwrap())
+            .read_line(&mut ready)
+            .unwrap();
+        assert_eq!(ready, "ready\n");
+        std::thread::sleep(pause);
         let rewrite = rewrite_in_place(&mbox).wait_with_output().unwrap();
         assert!(delivery.wait().unwrap().success(), "the writer failed");
         assert_eq!(rewrite.status.code(), Some(0), "{}", stderr(&rewrite));
         let after = fs::read(&mbox).unwrap();
+        let context =
+            format!("iteration {n} ({method}, writer after {delay:?}, rewrite after {pause:?})");
+        let id = format!("Message-ID: <delivered-{n}@example.com>\n");
         assert_eq!(
-            count(&after, &delivered(n)),
+            count(&after, id.as_bytes()),
             1,
-            "iteration {n} ({method}, writer after {delay:?}): the delivered message is lost"
+            "{context}: the delivered message is lost"
         );
-        for i in [0, 150, 299] {
+        for line in 0..14 {
+            let line = format!("<p>Delivered body {n}, line {line}.</p>\n");
+            assert_eq!(count(&after, line.as_bytes()), 1, "{context}: {line} lost");
+        }
+        match (
+            count(&after, b"href=\"http://example.com/dir/delivered.html\""),
+            count(&after, b"href=\"delivered.html\""),
+        ) {
+            (1, 0) => delivery_first += 1,
+            (0, 1) => rewrite_first += 1,
+            other => panic!("{context}: the delivered link {other:?}"),
+        }
+        for i in [0, count_of_messages / 2, count_of_messages - 1] {
             let link = format!("href=\"http://example.com/dir/page{i}.html\"");
             assert_eq!(
                 count(&after, link.as_bytes()),
                 1,
-                "message {i} not rewritten"
+                "{context}: message {i} not rewritten"
             );
         }
         assert!(
             !dir.join("inbox.lock").exists(),
-            "a dotlock was left behind"
+            "{context}: a dotlock was left behind"
         );
     }
+    // Both orders happened: the test met the race from both sides.
+    assert!(
+        delivery_first > 0 && rewrite_first > 0,
+        "delivery first {delivery_first} times, rewrite first {rewrite_first} times"
+    );
 }
 
 #[test]

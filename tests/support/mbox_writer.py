@@ -1,8 +1,12 @@
 """A delivery agent for the mbox locking tests: appends one message to an mbox under a lock.
 
+It writes the message a line at a time, 5 ms apart, as a delivery agent copying a large
+message from a slow sender would: so a rewrite that does not wait for its lock meets a
+delivery under way, and loses or cuts the message.
+
 Usage: mbox_writer.py METHOD MBOX MESSAGE_FILE DELAY_SECONDS
 
-METHOD is `flock`, `fcntl` or `dotlock`. It waits DELAY_SECONDS, then locks and appends as a
+METHOD is `flock`, `fcntl` or `dotlock`. It prints `ready`, waits DELAY_SECONDS, then locks and appends as a
 mail delivery agent does:
 
 - `dotlock`: creates MBOX.lock with O_CREAT | O_EXCL (retrying while it exists), then opens
@@ -21,7 +25,18 @@ import time
 method, mbox, message_file, delay = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 with open(message_file, "rb") as f:
     message = f.read()
+# Started: the test starts the rewrite now, and the delivery begins DELAY_SECONDS later.
+print("ready", flush=True)
 time.sleep(delay)
+
+
+def append(f):
+    for line in message.splitlines(keepends=True):
+        f.write(line)
+        f.flush()
+        time.sleep(0.005)
+    os.fsync(f.fileno())
+
 
 if method == "dotlock":
     lock = mbox + ".lock"
@@ -33,9 +48,7 @@ if method == "dotlock":
             time.sleep(0.005)
     os.close(fd)
     with open(mbox, "ab") as f:
-        f.write(message)
-        f.flush()
-        os.fsync(f.fileno())
+        append(f)
     os.unlink(lock)
 else:
     while True:
@@ -52,7 +65,5 @@ else:
         if now is not None and (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
             break
         f.close()
-    f.write(message)
-    f.flush()
-    os.fsync(f.fileno())
+    append(f)
     f.close()
