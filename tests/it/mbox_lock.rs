@@ -256,7 +256,7 @@ fn a_file_that_keeps_changing_is_left_as_it_is() {
     let mbox = dir.join("inbox");
     fs::write(&mbox, live_mbox(300)).unwrap();
     let stop = dir.join("stop");
-    let mut appender = Command::new("python3")
+    let appender = Command::new("python3")
         .arg("-c")
         .arg(
             "import os, sys, time\n\
