@@ -192,7 +192,7 @@ impl Locker {
                             return Ok(LockedFile {
                                 file,
                                 path: path.to_path_buf(),
-                                dotlock,
+                                dotlock: Some(dotlock),
                                 snapshot: locked,
                             });
                         }
@@ -216,14 +216,15 @@ impl Locker {
         }
     }
 
-    /// One attempt at the three locks, none waited for: the dotlock taken, or the lock that
-    /// another program holds (with every lock this attempt took released).
+    /// One attempt at the three locks, none waited for: the dotlock taken (and the kernel
+    /// locks held on `file`), or the lock that another program holds (with every lock this
+    /// attempt took released).
     fn try_lock(
         &self,
         path: &Path,
         file: &File,
         exclusive: bool,
-    ) -> Result<Result<Option<Dotlock>, Method>, LockError> {
+    ) -> Result<Result<Dotlock, Method>, LockError> {
         let (fcntl_op, flock_op) = if exclusive {
             (
                 FlockOperation::NonBlockingLockExclusive,
@@ -243,7 +244,7 @@ impl Locker {
             return busy_or_error(error, Method::Flock);
         }
         match Dotlock::create(path, self.stale_after) {
-            Ok(Some(dotlock)) => Ok(Ok(Some(dotlock))),
+            Ok(Some(dotlock)) => Ok(Ok(dotlock)),
             Ok(None) => {
                 let _ = flock(file, FlockOperation::NonBlockingUnlock);
                 let _ = fcntl_lock(file, FlockOperation::NonBlockingUnlock);

@@ -254,7 +254,7 @@ fn a_stale_dotlock_is_broken() {
 fn a_file_that_keeps_changing_is_left_as_it_is() {
     let dir = workdir("changing");
     let mbox = dir.join("inbox");
-    fs::write(&mbox, live_mbox(300)).unwrap();
+    fs::write(&mbox, live_mbox(1000)).unwrap();
     let stop = dir.join("stop");
     let appender = Command::new("python3")
         .arg("-c")
