@@ -176,7 +176,8 @@ impl Locker {
     /// # Errors
     ///
     /// [`LockError::Timeout`] when another program held a lock for the whole wait;
-    /// [`LockError::Dotlock`] when `FILE.lock` cannot be created (see the module's docs);
+    /// [`LockError::Changed`] when the path named another file after each locking, for the
+    /// whole wait; [`LockError::Dotlock`] when `FILE.lock` cannot be created (see the module's docs);
     /// [`LockError::Io`] when the file cannot be opened or locked.
     pub fn lock(&self, path: &Path) -> Result<LockedFile, LockError> {
         let started = Instant::now();
@@ -200,10 +201,15 @@ impl Locker {
                         Err(error) => return Err(LockError::Io(error)),
                     }
                     drop(dotlock);
+                    drop(file);
+                    // Replaced again and again: some program keeps renaming files over it.
+                    if started.elapsed() >= self.timeout {
+                        return Err(LockError::Changed);
+                    }
                 }
                 Err(method) => {
-                    let waited = started.elapsed();
-                    if waited >= self.timeout {
+                    drop(file);
+                    if started.elapsed() >= self.timeout {
                         return Err(LockError::Timeout {
                             method,
                             waited: self.timeout,
@@ -211,7 +217,6 @@ impl Locker {
                     }
                 }
             }
-            drop(file);
             std::thread::sleep(self.retry_every);
         }
     }
