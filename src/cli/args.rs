@@ -242,7 +242,9 @@ pub(crate) struct RewriteArgs {
 
     /// Replace FILE with the rewritten message, the same way as `-o FILE` (a temporary file,
     /// then a rename; FILE keeps its permissions; a symbolic link is followed). FILE is left
-    /// untouched when nothing changes.
+    /// untouched when nothing changes. An mbox is locked as mail programs lock it (fcntl,
+    /// flock, FILE.lock; waiting at most 10 s for another program's lock), and any FILE is
+    /// checked unchanged, and still there, before the rename.
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub in_place: bool,
 

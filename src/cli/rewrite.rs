@@ -23,12 +23,28 @@
 //! standard input it cannot be (its bytes were not kept), and neither can a read error be
 //! passed over: the mbox cannot be written whole, so `-o` and `--in-place` write nothing, the
 //! output on stdout stops there, and the exit code is 1.
+//!
+//! # `--in-place` and other writers
+//!
+//! An mbox rewritten in place is locked as the mail system locks it, from before it is read
+//! until after the rename ([`mailbox::lock`]: `fcntl`, `flock` and `FILE.lock`, a wait of
+//! at most 10 s), and read through the locked descriptor. Just before the rename, the file
+//! is checked unchanged (its path names the same inode, of the same size and modification
+//! time): when it changed (a program that ignores the locks wrote to it), the rewrite starts
+//! again from the file as it now is, up to [`ATTEMPTS`] times. Any other file (a message of
+//! a Maildir) is not locked (one message per file, replaced by a rename), but is checked the
+//! same way, and one whose path names no file any more (a Maildir message moved from `new/`
+//! to `cur/`) is not written back: that would deliver it twice. Each of these ends is exit
+//! code 1 with the file as it is.
 
+use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+#[cfg(unix)]
+use mimebase::mailbox::lock::LockError;
 use mimebase::mailbox::{self, Input, Mbox, Message, Stream};
 use mimebase::scan::{ScanErrorKind, Source};
 use mimebase::{DiagnosticKind, Options, Report};
@@ -43,9 +59,11 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
     if args.in_place && reads_stdin {
         usage_error("--in-place needs a FILE: standard input cannot be replaced");
     }
-    let options = args.resolution.options();
+    #[cfg(unix)]
+    if args.in_place && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
+        return in_place::run(args);
+    }
     let name = args.file.display().to_string();
-    let limit = args.limits.max_message_bytes;
     let reader: Box<dyn Read + Send> = if reads_stdin {
         Box::new(io::stdin())
     } else {
@@ -54,9 +72,131 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
             Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
         }
     };
+    rewrite_from(args, reader, None)
+}
+
+/// Rewrites what `reader` reads; with a `guard`, the file checked before it is replaced.
+fn rewrite_from<R: Read>(args: &RewriteArgs, reader: R, guard: Option<&Guard<'_>>) -> ExitCode {
+    let options = args.resolution.options();
+    let name = args.file.display().to_string();
+    let limit = args.limits.max_message_bytes;
     match mailbox::open_stream(name, reader, limit) {
-        Stream::One(message) => rewrite_one(args, message, &options),
-        Stream::Mbox(mbox) => rewrite_mbox(args, mbox.with_unquoting(false), &options),
+        Stream::One(message) => rewrite_one(args, message, &options, guard),
+        Stream::Mbox(mbox) => rewrite_mbox(args, mbox.with_unquoting(false), &options, guard),
+    }
+}
+
+/// Without Unix there is no locking, and nothing checks a file before it is replaced.
+#[cfg(not(unix))]
+#[derive(Debug, thiserror::Error)]
+enum LockError {
+    #[error("the file changed since it was read")]
+    Changed,
+    #[error("the file is gone since it was read")]
+    Gone,
+}
+
+/// How many times `--in-place` reads and rewrites a file that changed meanwhile before it
+/// gives up: a program that ignores the locks and keeps writing should not keep mimebase
+/// busy for ever.
+pub(crate) const ATTEMPTS: u32 = 3;
+
+/// The file an `--in-place` rewrite read, checked just before the rename.
+pub(crate) struct Guard<'a> {
+    /// The open (and, for an mbox, locked) file, read again for a message over the limit.
+    file: &'a File,
+    /// The check: `Ok` when the file is as it was read.
+    check: &'a dyn Fn() -> Result<(), LockError>,
+    /// The check found the file changed: the caller reads and rewrites it again.
+    changed: Cell<bool>,
+}
+
+impl Guard<'_> {
+    /// The check before the rename, as an I/O error that [`output_failed`] tells apart.
+    fn check(&self) -> io::Result<()> {
+        (self.check)().map_err(|error| {
+            self.changed.set(matches!(error, LockError::Changed));
+            io::Error::other(error)
+        })
+    }
+}
+
+#[cfg(unix)]
+mod in_place {
+    use std::io::{Seek as _, SeekFrom};
+
+    use mimebase::mailbox::lock::{Locker, OpenedFile};
+
+    use super::*;
+
+    /// `--in-place` on a regular file: an mbox locked, any file checked unchanged before the
+    /// rename, and read and rewritten again when it changed.
+    pub(super) fn run(args: &RewriteArgs) -> ExitCode {
+        let source = Source::unknown(args.file.display().to_string());
+        // The file a symbolic link names is the one replaced, and the one locked.
+        let path = match std::fs::canonicalize(&args.file) {
+            Ok(path) => path,
+            Err(error) => return input_failed(&source, &error.to_string()),
+        };
+        let mut head = Vec::with_capacity(5);
+        if let Err(error) = File::open(&path).and_then(|f| f.take(5).read_to_end(&mut head)) {
+            return input_failed(&source, &error.to_string());
+        }
+        if head == b"From " {
+            let mut locked = match Locker::new().lock(&path) {
+                Ok(locked) => locked,
+                Err(error) => {
+                    return input_failed(&source, &format!("{error}; the file is left as it was"));
+                }
+            };
+            for _ in 0..ATTEMPTS {
+                let mut file = locked.file();
+                if let Err(error) = file.seek(SeekFrom::Start(0)) {
+                    return input_failed(&source, &error.to_string());
+                }
+                let check = || locked.check_unchanged();
+                let guard = Guard {
+                    file: locked.file(),
+                    check: &check,
+                    changed: Cell::new(false),
+                };
+                let code = rewrite_from(args, file, Some(&guard));
+                if !guard.changed.get() {
+                    return code;
+                }
+                if let Err(error) = locked.refresh() {
+                    return input_failed(&source, &error.to_string());
+                }
+            }
+            gave_up(&source)
+        } else {
+            for _ in 0..ATTEMPTS {
+                let opened = match OpenedFile::open(&path) {
+                    Ok(opened) => opened,
+                    Err(error) => return input_failed(&source, &error.to_string()),
+                };
+                let check = || opened.check_unchanged();
+                let guard = Guard {
+                    file: opened.file(),
+                    check: &check,
+                    changed: Cell::new(false),
+                };
+                let code = rewrite_from(args, opened.file(), Some(&guard));
+                if !guard.changed.get() {
+                    return code;
+                }
+            }
+            gave_up(&source)
+        }
+    }
+
+    fn gave_up(source: &Source) -> ExitCode {
+        input_failed(
+            source,
+            &format!(
+                "the file changed while it was rewritten, {ATTEMPTS} times; it is left as it is"
+            ),
+        )
     }
 }
 
@@ -85,14 +225,37 @@ fn report_skipped(source: &Source, report: &Report) {
 fn target(args: &RewriteArgs) -> Result<Option<PathBuf>, io::Error> {
     if args.in_place {
         // Follow a symbolic link, so that the file it names is replaced, not the link.
-        std::fs::canonicalize(&args.file).map(Some)
+        std::fs::canonicalize(&args.file)
+            .map(Some)
+            .map_err(|error| {
+                if error.kind() == io::ErrorKind::NotFound {
+                    // Read, then moved (a Maildir message from `new/` to `cur/`): not recreated.
+                    io::Error::other(format!("{}; not written back", LockError::Gone))
+                } else {
+                    error
+                }
+            })
     } else {
         Ok(args.output.clone())
     }
 }
 
-/// The exit after the output file could not be written.
+/// The exit after the output file could not be written, or (exit code 1) was not written
+/// because the file it would replace changed or went away since it was read.
 fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
+    match error.get_ref().and_then(|e| e.downcast_ref::<LockError>()) {
+        // Read and rewritten again, or reported, by the caller.
+        Some(LockError::Changed) => return ExitCode::from(EXIT_INPUT_FAILED),
+        Some(LockError::Gone) => {
+            eprintln!(
+                "mimebase: {}: {}; not written back",
+                escape(&path.display().to_string()),
+                escape(&error.to_string())
+            );
+            return ExitCode::from(EXIT_INPUT_FAILED);
+        }
+        _ => {}
+    }
     eprintln!(
         "mimebase: writing {}: {}",
         escape(&path.display().to_string()),
@@ -102,7 +265,12 @@ fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
 }
 
 /// A file that is one message (or standard input holding one).
-fn rewrite_one(args: &RewriteArgs, message: Message, options: &Options) -> ExitCode {
+fn rewrite_one(
+    args: &RewriteArgs,
+    message: Message,
+    options: &Options,
+    guard: Option<&Guard<'_>>,
+) -> ExitCode {
     let Message { source, input } = message;
     let raw = match input {
         Input::Bytes(raw) => raw,
@@ -123,7 +291,7 @@ fn rewrite_one(args: &RewriteArgs, message: Message, options: &Options) -> ExitC
     };
     let written = Replacement::new(&path, args.in_place).and_then(|mut file| {
         file.out().write_all(&rewritten.message)?;
-        file.commit()
+        file.commit(guard)
     });
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -169,14 +337,18 @@ impl Replacement {
         &mut self.file
     }
 
-    /// Flushes the file to the disk and renames it over the target. Dropping a
-    /// `Replacement` without this removes the temporary file and leaves the target as it was.
-    fn commit(self) -> io::Result<()> {
+    /// Flushes the file to the disk and renames it over the target, if `guard` finds the
+    /// target unchanged. Dropping a `Replacement` without this removes the temporary file and
+    /// leaves the target as it was.
+    fn commit(self, guard: Option<&Guard<'_>>) -> io::Result<()> {
         let file = self
             .file
             .into_inner()
             .map_err(io::IntoInnerError::into_error)?;
         file.as_file().sync_all()?;
+        if let Some(guard) = guard {
+            guard.check()?;
+        }
         file.persist(&self.path).map_err(|error| error.error)?;
         Ok(())
     }
@@ -197,17 +369,29 @@ impl From<io::Error> for Failure {
 }
 
 /// An mbox: every message rewritten, to stdout or to a file written whole.
-fn rewrite_mbox<R: Read>(args: &RewriteArgs, mbox: Mbox<R>, options: &Options) -> ExitCode {
+fn rewrite_mbox<R: Read>(
+    args: &RewriteArgs,
+    mbox: Mbox<R>,
+    options: &Options,
+    guard: Option<&Guard<'_>>,
+) -> ExitCode {
     let name = args.file.display().to_string();
     let path = match target(args) {
         Ok(path) => path,
         Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
     };
     // A message over the limit is copied from the file, which must then be one that can be
-    // opened again and read from an offset (not a FIFO or a device).
-    let input_file = (args.file != Path::new("-")
-        && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()))
-    .then_some(args.file.as_path());
+    // read from an offset (not a FIFO or a device): the guarded file itself (a locked file
+    // must not be opened and closed again: that would release its `fcntl` lock), or the file
+    // opened again.
+    let reopened = match guard {
+        Some(_) => None,
+        None => (args.file != Path::new("-")
+            && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()))
+        .then(|| File::open(&args.file).ok())
+        .flatten(),
+    };
+    let input_file = guard.map(|g| g.file).or(reopened.as_ref());
     match path {
         None => {
             let stdout = io::stdout();
@@ -245,7 +429,7 @@ fn rewrite_mbox<R: Read>(args: &RewriteArgs, mbox: Mbox<R>, options: &Options) -
                 Err(Failure::Output(error)) => output_failed(&path, &error),
                 // `--in-place` leaves a file in which nothing changed untouched.
                 Ok(written) if args.in_place && !written.changed => exit(&written),
-                Ok(written) => match file.commit() {
+                Ok(written) => match file.commit(guard) {
                     Ok(()) => exit(&written),
                     Err(error) => output_failed(&path, &error),
                 },
@@ -292,7 +476,7 @@ struct Written {
 /// Writes every message of `mbox`, rewritten, to `out`.
 fn write_mbox<R: Read>(
     mut mbox: Mbox<R>,
-    input_file: Option<&Path>,
+    input_file: Option<&File>,
     options: &Options,
     out: &mut dyn Write,
 ) -> Result<Written, Failure> {
@@ -346,16 +530,22 @@ fn write_mbox<R: Read>(
     Ok(written)
 }
 
-/// Copies `length` bytes at `offset` of `file` (a message over the limit) to `out`.
-fn copy_stored(file: &Path, offset: u64, length: u64, out: &mut dyn Write) -> Result<(), Failure> {
+/// Copies `length` bytes at `offset` of `file` (a message over the limit) to `out`, without
+/// moving the file's position (from which the mbox is being read).
+fn copy_stored(file: &File, offset: u64, length: u64, out: &mut dyn Write) -> Result<(), Failure> {
     let input = |error: io::Error| Failure::Input(Source::unknown(""), error.to_string());
-    let mut reader = File::open(file).map_err(input)?;
-    reader.seek(io::SeekFrom::Start(offset)).map_err(input)?;
-    let mut reader = reader.take(length);
     let mut buffer = vec![0; 64 << 10];
-    let mut copied = 0;
+    let mut copied: u64 = 0;
     loop {
-        let read = match reader.read(&mut buffer) {
+        let want =
+            usize::try_from(length.saturating_sub(copied).min(buffer.len() as u64)).unwrap_or(0);
+        let Some(chunk) = buffer.get_mut(..want) else {
+            break;
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let read = match read_at(file, chunk, offset + copied) {
             Ok(0) => break,
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
@@ -370,6 +560,18 @@ fn copy_stored(file: &Path, offset: u64, length: u64, out: &mut dyn Write) -> Re
         )));
     }
     Ok(())
+}
+
+/// Reads at `offset` of `file` without moving its position.
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buffer, offset)
+}
+
+/// Reads at `offset` of `file` without moving its position.
+#[cfg(windows)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buffer, offset)
 }
 
 /// One stored message of an mbox: unquoted, rewritten, quoted again, or written back as

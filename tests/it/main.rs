@@ -40,6 +40,8 @@ mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]
 mod mbox_cli;
+#[cfg(all(feature = "cli", unix))]
+mod mbox_lock;
 mod memory;
 mod properties;
 #[cfg(feature = "cli")]
