@@ -197,9 +197,12 @@ def analyze(
     retrieval_url: Optional[str] = None,
     resolver: _ResolverName = "rfc1808",
     profile: _ProfileName = "default",
+    max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> Report:
-    """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
+    """Every entity's base and every URL of one message resolved; raises ValueError for an unknown
+    option value, for data larger than max_message_bytes, and for an mbox of more than one message
+    (read those with scan)."""
 
 def rewrite(
     data: _MessageData,
@@ -207,9 +210,11 @@ def rewrite(
     retrieval_url: Optional[str] = None,
     resolver: _ResolverName = "rfc1808",
     profile: _ProfileName = "default",
+    max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> bytes:
-    """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
+    """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged.
+    Raises ValueError as analyze does (an mbox of more than one message included)."""
 
 def resolve(base: str, reference: str, resolver: _ResolverName = "rfc1808") -> str:
     """The absolute URL; raises ValueError with the reason when the pair cannot be resolved."""
