@@ -41,6 +41,8 @@ mod mailbox;
 #[cfg(feature = "cli")]
 mod mbox_cli;
 mod memory;
+#[cfg(all(feature = "cli", unix))]
+mod path_bytes;
 mod properties;
 #[cfg(feature = "cli")]
 mod readme;
