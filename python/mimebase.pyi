@@ -166,7 +166,9 @@ class Report:
 @final
 class Record(Mapping[str, Any]):
     """One `mimebase scan` record, a read-only mapping equal to the dict json.loads makes of the
-    command's line; each value is made into Python objects when it is first read."""
+    command's line; each value is made into Python objects when it is first read. A path that is
+    not UTF-8 has U+FFFD in "path" and its bytes in "path_bytes" (a list of ints 0-255): open the
+    file with open(bytes(record["path_bytes"]), "rb")."""
 
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __getitem__(self, key: str, /) -> Any: ...
