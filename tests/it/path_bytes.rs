@@ -26,7 +26,11 @@ fn message(base: &str) -> Vec<u8> {
 /// name, base `http://b.example/`).
 fn files(name: &str) -> PathBuf {
     let dir = workdir(name);
-    fs::write(dir.join(OsStr::from_bytes(b"a\xff.eml")), message("http://ff.example/")).unwrap();
+    fs::write(
+        dir.join(OsStr::from_bytes(b"a\xff.eml")),
+        message("http://ff.example/"),
+    )
+    .unwrap();
     let mbox = [
         &b"From x Mon Jan  1 00:00:00 2024\n"[..],
         &message("http://fe1.example/"),
@@ -130,7 +134,10 @@ fn scan_json_names_each_file_by_its_bytes() {
             assert_eq!(line["type"], "message", "{line}");
             let path = record_path(line);
             let offset = line["offset"].as_u64().unwrap();
-            let base = line["entities"][0]["base"]["url"].as_str().unwrap().to_owned();
+            let base = line["entities"][0]["base"]["url"]
+                .as_str()
+                .unwrap()
+                .to_owned();
             assert_eq!(base, base_in_file(&dir, &path, offset), "{line}");
             (path, offset, base)
         })
@@ -140,7 +147,11 @@ fn scan_json_names_each_file_by_its_bytes() {
         named,
         [
             (b"./a\xfe.eml".to_vec(), 0, "http://fe1.example/".to_owned()),
-            (b"./a\xfe.eml".to_vec(), fe2, "http://fe2.example/".to_owned()),
+            (
+                b"./a\xfe.eml".to_vec(),
+                fe2,
+                "http://fe2.example/".to_owned()
+            ),
             (b"./a\xff.eml".to_vec(), 0, "http://ff.example/".to_owned()),
             (b"./b.eml".to_vec(), 0, "http://b.example/".to_owned()),
         ]
@@ -167,7 +178,10 @@ fn unreadable_non_utf8_paths_name_themselves_in_error_records() {
 #[test]
 fn urls_with_filename_escapes_bytes_that_read_back_to_the_file() {
     let dir = files("urls");
-    let out = run(&dir, &[os(b"urls"), os(b"-H"), os(FF), os(FE), os(b"b.eml")]);
+    let out = run(
+        &dir,
+        &[os(b"urls"), os(b"-H"), os(FF), os(FE), os(b"b.eml")],
+    );
     // Standard output is UTF-8 whatever the names.
     let text = stdout(&out);
     let mut names = Vec::new();
@@ -198,14 +212,21 @@ fn inspect_names_each_file_in_text_and_json() {
     assert_eq!(headings[1], "== a\\xfe.eml");
     assert!(headings[2].starts_with("== a\\xfe.eml at byte "), "{text}");
     for heading in headings {
-        let name = heading.trim_start_matches("== ").split(" at byte ").next().unwrap();
+        let name = heading
+            .trim_start_matches("== ")
+            .split(" at byte ")
+            .next()
+            .unwrap();
         assert!(fs::metadata(dir.join(OsStr::from_bytes(&unescape(name)))).is_ok());
     }
     let lines = json_lines(&run(&dir, &[os(b"inspect"), os(b"--json"), os(FF), os(FE)]));
     let named: Vec<(Vec<u8>, String)> = lines
         .iter()
         .map(|line| {
-            let base = line["entities"][0]["base"]["url"].as_str().unwrap().to_owned();
+            let base = line["entities"][0]["base"]["url"]
+                .as_str()
+                .unwrap()
+                .to_owned();
             let path = record_path(line);
             let offset = line.get("offset").and_then(Value::as_u64).unwrap_or(0);
             assert_eq!(base, base_in_file(&dir, &path, offset));
