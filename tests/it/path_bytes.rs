@@ -169,10 +169,22 @@ fn unreadable_non_utf8_paths_name_themselves_in_error_records() {
     let gone = OsString::from_vec(b"gone\xff.eml".to_vec());
     let mut command = command(MIMEBASE, &[]);
     command.arg("scan").arg(&gone).current_dir(&dir);
-    let lines = json_lines(&output(&mut command, b""));
+    let out = output(&mut command, b"");
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["type"], "error");
     assert_eq!(record_path(&lines[0]), b"gone\xff.eml");
+    // stderr names it as the text outputs do, with a name that reads back to the path.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("mimebase: gone\\xff.eml: "), "{stderr}");
+    // A symbolic link to nothing, passed over, is named the same way.
+    std::os::unix::fs::symlink("nowhere", dir.join(OsStr::from_bytes(b"l\xff.eml"))).unwrap();
+    let out = run(&dir, &[os(b"scan"), os(b"--quiet"), os(b".")]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("mimebase: ./l\\xff.eml: skipped: a symbolic link to nothing"),
+        "{stderr}"
+    );
 }
 
 #[test]
