@@ -23,8 +23,9 @@ use crate::records::Record;
 /// Reads and analyzes every message found under ``paths`` and yields one ``Record`` per
 /// message, in input order (whatever ``jobs`` is), lazily.
 ///
-/// ``paths``: a path (``str``, ``bytes`` or ``os.PathLike``) or an iterable of them, read as
-/// the ``mimebase scan`` command reads its arguments: a file is one message, or an mbox file
+/// ``paths``: a path (``str``, ``bytes`` or ``os.PathLike``; on POSIX systems the bytes
+/// ``os.fsencode`` gives, so a name that is not UTF-8 names its file) or an iterable of them,
+/// read as the ``mimebase scan`` command reads its arguments: a file is one message, or an mbox file
 /// when its first bytes are ``From ``; a directory is walked recursively in byte order of
 /// names; a Maildir gives ``cur/`` then ``new/`` (never ``tmp/``), then its Maildir++
 /// folders. A symbolic link to nothing found in a directory is passed over. The iterable is
