@@ -43,6 +43,8 @@ mod mbox_cli;
 #[cfg(all(feature = "cli", unix))]
 mod mbox_lock;
 mod memory;
+#[cfg(all(feature = "cli", unix))]
+mod path_bytes;
 mod properties;
 #[cfg(feature = "cli")]
 mod readme;
