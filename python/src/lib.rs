@@ -256,7 +256,11 @@ impl Report {
         format!(
             "<mimebase.Report message_id={} complete={} entities={} urls={} diagnostics={}>",
             py_repr(self.report.message_id.as_deref()),
-            if self.report.complete { "True" } else { "False" },
+            if self.report.complete {
+                "True"
+            } else {
+                "False"
+            },
             self.report.entities.len(),
             self.report.urls.len(),
             self.report.diagnostics.len()
