@@ -166,7 +166,9 @@ class Report:
 @final
 class Record(Mapping[str, Any]):
     """One `mimebase scan` record, a read-only mapping equal to the dict json.loads makes of the
-    command's line; each value is made into Python objects when it is first read."""
+    command's line; each value is made into Python objects when it is first read. A path that is
+    not UTF-8 has U+FFFD in "path" and its bytes in "path_bytes" (a list of ints 0-255): open the
+    file with open(bytes(record["path_bytes"]), "rb")."""
 
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __getitem__(self, key: str, /) -> Any: ...
@@ -197,9 +199,12 @@ def analyze(
     retrieval_url: Optional[str] = None,
     resolver: _ResolverName = "rfc1808",
     profile: _ProfileName = "default",
+    max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> Report:
-    """Every entity's base and every URL resolved; raises ValueError for an unknown option value."""
+    """Every entity's base and every URL of one message resolved; raises ValueError for an unknown
+    option value, for data larger than max_message_bytes, and for an mbox of more than one message
+    (read those with scan)."""
 
 def rewrite(
     data: _MessageData,
@@ -207,9 +212,11 @@ def rewrite(
     retrieval_url: Optional[str] = None,
     resolver: _ResolverName = "rfc1808",
     profile: _ProfileName = "default",
+    max_message_bytes: int = 67108864,
     max_urls: int = 100000,
 ) -> bytes:
-    """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged."""
+    """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged.
+    Raises ValueError as analyze does (an mbox of more than one message included)."""
 
 def resolve(base: str, reference: str, resolver: _ResolverName = "rfc1808") -> str:
     """The absolute URL; raises ValueError with the reason when the pair cannot be resolved."""

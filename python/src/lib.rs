@@ -43,9 +43,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Functions:
 ///
 /// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_urls=100000) -> Report``
+///   max_message_bytes=67108864, max_urls=100000) -> Report``
 /// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_urls=100000) -> bytes``
+///   max_message_bytes=67108864, max_urls=100000) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
 ///   max_message_bytes=67108864, max_urls=100000) -> Iterator[Record]`` (each ``Record`` a
@@ -54,8 +54,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
 /// mbox ``From`` line allowed): ``bytes``, ``bytearray``, ``memoryview`` (any object with the
 /// buffer protocol) or an ``email.message.Message``, which is serialized with its
-/// ``as_bytes()``. Options:
+/// ``as_bytes()``. An mbox of more than one message (``data`` starts with ``From `` and a later
+/// line starting with ``From `` starts a message, by the mbox rules of ``scan``) raises
+/// ``ValueError``: ``scan`` reads an mbox file message by message, as the command does.
+/// Options:
 ///
+/// - ``max_message_bytes``: ``data`` larger than this (in bytes) raises ``ValueError``, where
+///   the command reports a ``too_large`` error; 64 MiB by default, the command's default.
 /// - ``retrieval_url``: the URL the message was retrieved from, the root's base when no header
 ///   or ``<base>`` gives one (RFC 1808 section 3.3). One without a scheme is not used and the
 ///   report says so in a diagnostic.
@@ -99,9 +104,11 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Finds every entity of a message, its base and where the base came from, and every URL in
 /// its headers and HTML bodies, resolved.
 ///
-/// ``data``: the message (see the module's help for the accepted types and the options).
+/// ``data``: one message (see the module's help for the accepted types and the options).
 /// Returns a ``Report``. Never raises on message content; raises ``ValueError`` for an unknown
-/// ``resolver`` or ``profile`` and ``TypeError`` for ``data`` of another type.
+/// ``resolver`` or ``profile``, for ``data`` larger than ``max_message_bytes`` and for an mbox
+/// of more than one message (read those with ``scan``; one message with a leading ``From ``
+/// line is analyzed as it is), and ``TypeError`` for ``data`` of another type.
 #[pyfunction]
 #[pyo3(signature = (
     data,
@@ -109,6 +116,8 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     retrieval_url = None,
     resolver = "rfc1808",
     profile = "default",
+    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    max_message_bytes = 67_108_864,
     max_urls = 100_000,
 ))]
 fn analyze(
@@ -117,11 +126,13 @@ fn analyze(
     retrieval_url: Option<String>,
     resolver: &str,
     profile: &str,
+    max_message_bytes: u64,
     max_urls: usize,
 ) -> PyResult<Report> {
     let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
+    one_message(py, raw, max_message_bytes, "analyze")?;
     let report = py.detach(|| mimebase::analyze(raw, &options));
     Ok(Report { report })
 }
@@ -130,9 +141,10 @@ fn analyze(
 /// as ``bytes``; every other byte is the input's, and a message with nothing to change comes
 /// back equal to the input.
 ///
-/// The same as the ``mimebase rewrite`` command, with the same options as ``analyze``. A part
-/// that could not be written again faithfully (e.g. a charset that does not round-trip) is left
-/// unchanged. Raises like ``analyze``.
+/// The same as the ``mimebase rewrite`` command for one message, with the same options as
+/// ``analyze``. A part that could not be written again faithfully (e.g. a charset that does
+/// not round-trip) is left unchanged. Raises like ``analyze``: an mbox of more than one
+/// message raises ``ValueError`` (the command rewrites an mbox file message by message).
 #[pyfunction]
 #[pyo3(signature = (
     data,
@@ -140,6 +152,8 @@ fn analyze(
     retrieval_url = None,
     resolver = "rfc1808",
     profile = "default",
+    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    max_message_bytes = 67_108_864,
     max_urls = 100_000,
 ))]
 fn rewrite<'py>(
@@ -148,11 +162,13 @@ fn rewrite<'py>(
     retrieval_url: Option<String>,
     resolver: &str,
     profile: &str,
+    max_message_bytes: u64,
     max_urls: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
+    one_message(py, raw, max_message_bytes, "rewrite")?;
     let rewritten = py.detach(|| mimebase::rewrite(raw, &options).message);
     Ok(PyBytes::new(py, &rewritten))
 }
@@ -240,7 +256,11 @@ impl Report {
         format!(
             "<mimebase.Report message_id={} complete={} entities={} urls={} diagnostics={}>",
             py_repr(self.report.message_id.as_deref()),
-            if self.report.complete { "True" } else { "False" },
+            if self.report.complete {
+                "True"
+            } else {
+                "False"
+            },
             self.report.entities.len(),
             self.report.urls.len(),
             self.report.diagnostics.len()
@@ -522,6 +542,39 @@ fn unknown_value(option: &str, value: &str, names: &[&str]) -> PyErr {
     PyValueError::new_err(format!(
         "{option}: unknown value {value:?}; expected one of {expected}"
     ))
+}
+
+/// Checks that `raw` is what `analyze` and `rewrite` take, one message no larger than `limit`
+/// bytes, as the `mimebase` command reads an input: a `ValueError` when it is larger (the
+/// command's `too_large` error), or when it is an mbox of more than one message (it starts
+/// with `From ` and the library's mbox reader, [`mimebase::mailbox::Mbox`], finds a second
+/// `From ` line that starts a message), which `scan` reads message by message. An mbox of
+/// one message (a leading `From ` line) is one message, as the command reads it.
+fn one_message(py: Python<'_>, raw: &[u8], limit: u64, function: &str) -> PyResult<()> {
+    if raw.len() as u64 > limit {
+        return Err(PyValueError::new_err(format!(
+            "data: the message has {} bytes, more than max_message_bytes ({limit} bytes)",
+            raw.len()
+        )));
+    }
+    if !raw.starts_with(b"From ") {
+        return Ok(());
+    }
+    // A limit of 0 bytes: each message is counted, not copied (`too_large`), and the reader
+    // stops at the second one.
+    let messages = py.detach(|| {
+        mimebase::mailbox::Mbox::new(String::new(), raw, 0)
+            .take(2)
+            .count()
+    });
+    if messages > 1 {
+        return Err(PyValueError::new_err(format!(
+            "data: an mbox of more than one message (a second `From ` line starts a message); \
+             {function}() takes one message: read an mbox file with mimebase.scan(path), which \
+             yields a record per message"
+        )));
+    }
+    Ok(())
 }
 
 /// Reads the `data` argument: `bytes`, any object with the buffer protocol (`bytearray`,

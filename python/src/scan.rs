@@ -11,7 +11,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyString};
 
 use mimebase::mailbox::{Roots, Walker};
 use mimebase::scan::{Batch, Records, ScanLine, Scanned};
@@ -22,8 +23,9 @@ use crate::records::Record;
 /// Reads and analyzes every message found under ``paths`` and yields one ``Record`` per
 /// message, in input order (whatever ``jobs`` is), lazily.
 ///
-/// ``paths``: a path (``str``, ``bytes`` or ``os.PathLike``) or an iterable of them, read as
-/// the ``mimebase scan`` command reads its arguments: a file is one message, or an mbox file
+/// ``paths``: a path (``str``, ``bytes`` or ``os.PathLike``; on POSIX systems the bytes
+/// ``os.fsencode`` gives, so a name that is not UTF-8 names its file) or an iterable of them,
+/// read as the ``mimebase scan`` command reads its arguments: a file is one message, or an mbox file
 /// when its first bytes are ``From ``; a directory is walked recursively in byte order of
 /// names; a Maildir gives ``cur/`` then ``new/`` (never ``tmp/``), then its Maildir++
 /// folders. A symbolic link to nothing found in a directory is passed over. The iterable is
@@ -47,7 +49,11 @@ use crate::records::Record;
 /// "urls", "diagnostics"}`` for a message (``offset`` and ``length`` in bytes, 0-based, in the file:
 /// for an mbox file the range of the message, its ``From `` line included), or ``{"type":
 /// "error", "path", "format", "offset", "length", "kind", "message"}`` for an input that could
-/// not be read (``kind``: ``"read"``, ``"too_large"``, ``"internal"``). A record equals the
+/// not be read (``kind``: ``"read"``, ``"too_large"``, ``"internal"``). A path that is not
+/// UTF-8 (a Latin-1 file name on Linux) is a JSON string in ``"path"`` with U+FFFD for each byte
+/// that is not, so two files can read alike there; such a record also has ``"path_bytes"``,
+/// the path's bytes as a list of ints 0-255, after ``"path"``: ``bytes(record["path_bytes"])``
+/// opens the file (``os.fsdecode`` of it is the ``str`` that ``os.listdir`` gives). A record equals the
 /// ``dict`` that ``json.loads`` makes of the command's line; ``record.to_dict()`` (or
 /// ``dict(record)``) is such a ``dict``, and ``record.to_json()`` the line itself. Unreadable
 /// inputs never raise.
@@ -94,13 +100,32 @@ pub(crate) fn scan(
 
 /// `paths` as a list: one path, or every item of an iterable.
 fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
-        return Ok(vec![paths.extract()?]);
+    if paths.is_instance_of::<PyString>()
+        || paths.is_instance_of::<PyBytes>()
+        || paths.hasattr("__fspath__")?
+    {
+        return Ok(vec![one_path(paths)?]);
     }
-    if let Ok(bytes) = paths.cast::<pyo3::types::PyBytes>() {
-        return Ok(vec![bytes.extract()?]);
+    paths.try_iter()?.map(|path| one_path(&path?)).collect()
+}
+
+/// One path (`str`, `bytes` or `os.PathLike` of either), as `open` reads it: on POSIX systems
+/// the bytes `os.fsencode` gives, so that a name that is not UTF-8 (`str` with surrogate
+/// escapes, as `os.listdir` gives it, or `bytes`) names its file.
+fn one_path(path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        static FSENCODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let fsencode = FSENCODE.import(path.py(), "os", "fsencode")?;
+        let encoded = fsencode.call1((path,))?;
+        let bytes = encoded.cast::<PyBytes>()?;
+        Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes.as_bytes())))
     }
-    paths.try_iter()?.map(|path| path?.extract()).collect()
+    #[cfg(not(unix))]
+    {
+        path.extract()
+    }
 }
 
 /// The iterator `scan` returns: one record per message, in input order. Dropping it stops the

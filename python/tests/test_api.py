@@ -288,12 +288,95 @@ def test_scan_too_large_message(tmp_path):
     )
 
 
+# Two messages, the second starting at a `From ` line after an empty line: Python's
+# `mailbox.mbox` finds 2 messages in it (checked in the test).
+TWO_MBOX = (
+    b"From a@example.com Mon Jan  1 00:00:00 2024\n"
+    b"Content-Base: http://first.example/\nContent-Type: text/html\n\n"
+    b'<a href="x.html">x</a>\n'
+    b"\n"
+    b"From b@example.com Mon Jan  1 00:00:01 2024\n"
+    b"Content-Type: text/html\n\n"
+    b'<a href="y.html">y</a>\n'
+)
+# One message with a leading `From ` line and, in its header, the From field in the obsolete
+# syntax of RFC 5322 section 4.5.2 (`From :`), which is not a separator there: GMime keeps it in
+# the header (see src/mailbox/mbox.rs); the command reads the whole as one message.
+ONE_MBOX = (
+    b"From a@example.com Mon Jan  1 00:00:00 2024\n"
+    b"From : a@example.com\n"
+    b"Content-Base: http://first.example/\nContent-Type: text/html\n\n"
+    b'<a href="x.html">x</a>\n'
+)
+
+
+def mbox_count(tmp_path, data):
+    """How many messages Python's `mailbox.mbox` (the oracle) finds in `data`."""
+    import mailbox
+
+    path = tmp_path / "oracle.mbox"
+    path.write_bytes(data)
+    box = mailbox.mbox(str(path), create=False)
+    try:
+        return len(box.keys())
+    finally:
+        box.close()
+
+
+@pytest.mark.parametrize("function", [mimebase.analyze, mimebase.rewrite])
+def test_an_mbox_of_several_messages_raises_value_error_pointing_at_scan(tmp_path, function):
+    assert mbox_count(tmp_path, TWO_MBOX) == 2
+    for data in (TWO_MBOX, bytearray(TWO_MBOX), TWO_MBOX.replace(b"\n", b"\r\n")):
+        with pytest.raises(ValueError, match=r"^data: an mbox of more than one message.*scan"):
+            function(data)
+    # A body line that starts with `From ` starts a message for every mbox reader (Python's
+    # `mailbox.mbox` finds 2 here), so these bytes are two messages too.
+    body_from = b"From a Mon Jan  1 00:00:00 2024\nSubject: s\n\nline\nFrom here on\n"
+    assert mbox_count(tmp_path, body_from) == 2
+    with pytest.raises(ValueError, match="scan"):
+        function(body_from)
+    # What `scan` gives for the same bytes: two messages, each with its own base.
+    (tmp_path / "two.mbox").write_bytes(TWO_MBOX)
+    records = list(mimebase.scan(tmp_path / "two.mbox"))
+    assert [[u["resolved"] for u in r["urls"]] for r in records] == [
+        ["http://first.example/", "http://first.example/x.html"],
+        [None],
+    ]
+
+
+def test_one_message_with_a_leading_from_line_is_read_as_one(tmp_path):
+    # Python's `mailbox.mbox` reads the obsolete `From :` field as a second message (the
+    # disagreement src/mailbox/mbox.rs documents); GMime keeps it in the header, as mimebase.
+    assert mbox_count(tmp_path, ONE_MBOX) == 2
+    simple = ONE_MBOX.replace(b"From : a@example.com\n", b"")
+    assert mbox_count(tmp_path, simple) == 1
+    for data in (ONE_MBOX, simple):
+        report = mimebase.analyze(data)
+        assert resolved(report) == ["http://first.example/", "http://first.example/x.html"]
+        (tmp_path / "one.mbox").write_bytes(data)
+        [record] = mimebase.scan(tmp_path / "one.mbox")
+        assert report.to_dict() == {k: v for k, v in record.items() if k in report.to_dict()}
+        assert mimebase.rewrite(data) == data.replace(b'"x.html"', b'"http://first.example/x.html"')
+
+
+@pytest.mark.parametrize("function", [mimebase.analyze, mimebase.rewrite])
+def test_data_over_max_message_bytes_raises_value_error(function):
+    function(MESSAGE, max_message_bytes=len(MESSAGE))
+    with pytest.raises(ValueError, match=rf"^data: the message has {len(MESSAGE)} bytes, more than max_message_bytes \({len(MESSAGE) - 1} bytes\)"):
+        function(MESSAGE, max_message_bytes=len(MESSAGE) - 1)
+    # The limit is checked before the mbox split: an mbox over it says it is too large.
+    with pytest.raises(ValueError, match="more than max_message_bytes"):
+        function(TWO_MBOX, max_message_bytes=10)
+    assert inspect.signature(function).parameters["max_message_bytes"].default == 64 * 1024 * 1024
+
+
 def test_documentation():
     assert "RFC 1808" in mimebase.__doc__
     for function in (mimebase.analyze, mimebase.rewrite, mimebase.resolve, mimebase.scan):
         assert function.__doc__ and len(function.__doc__) > 200, function
     assert str(inspect.signature(mimebase.analyze)) == (
-        "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_urls=100000)"
+        "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', "
+        "max_message_bytes=67108864, max_urls=100000)"
     )
     assert "html:base" in mimebase.Entity.base_source.__doc__
     assert "0-based" in mimebase.Url.range.__doc__

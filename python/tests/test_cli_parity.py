@@ -2,7 +2,12 @@
 `Report.to_dict()` against `inspect --json` and `urls --json`, `rewrite` against
 `mimebase rewrite` byte for byte, `scan` against `mimebase scan`, each with the default options
 and with other resolvers, profiles and a retrieval URL. Also: every message of the corpus
-(messages/ and bench/) is analyzed and rewritten without an exception."""
+(messages/ and bench/) is analyzed and rewritten without an exception, and file names that are
+not UTF-8 name their files in `scan` records and in the command's text output."""
+
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -117,3 +122,68 @@ def test_every_bench_message_is_scanned():
     records = list(mimebase.scan(CORPUS / "bench", jobs=2))
     assert len(records) == len(bench_messages())
     assert all(r["type"] == "message" for r in records)
+
+
+def non_utf8_files(tmp_path):
+    """`a\\xff.eml` and `a\\xfe.eml` (Latin-1 names, not UTF-8; Linux takes any bytes), each with
+    its own base, and `b.eml`; the names as `os.listdir` (the oracle: the file system) gives
+    them back."""
+    root = os.fsencode(tmp_path)
+    for name, base in [(b"a\xff.eml", "ff"), (b"a\xfe.eml", "fe"), (b"b.eml", "b")]:
+        with open(os.path.join(root, name), "wb") as f:
+            f.write(
+                f"Content-Base: http://{base}.example/\nContent-Type: text/html\n\n"
+                '<a href="x.html">x</a>\n'.encode()
+            )
+    assert sorted(os.listdir(root)) == [b"a\xfe.eml", b"a\xff.eml", b"b.eml"]
+    return root
+
+
+def base_of(path: bytes) -> str:
+    """The Content-Base written in the file at `path`: what its record must say."""
+    with open(path, "rb") as f:
+        return f.readline().split(b": ")[1].strip().decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a path is bytes on POSIX systems only")
+def test_scan_records_name_non_utf8_files_by_their_bytes(cli, tmp_path):
+    root = non_utf8_files(tmp_path)
+    # `bytes`, `str` and `os.PathLike` paths all name the directory; a name that is not UTF-8
+    # given as `str` with surrogate escapes (as `os.listdir` gives it) or as `bytes` opens its file.
+    alone = list(mimebase.scan([os.path.join(root, b"a\xff.eml"), os.path.join(tmp_path, "a\udcfe.eml")]))
+    assert [bytes(r["path_bytes"]) for r in alone] == [os.path.join(root, n) for n in (b"a\xff.eml", b"a\xfe.eml")]
+    assert [r["type"] for r in alone] == ["message", "message"]
+    for given in (tmp_path, str(tmp_path), root):
+        records = list(mimebase.scan(given, jobs=1))
+        paths = [bytes(r["path_bytes"]) if "path_bytes" in r else os.fsencode(r["path"]) for r in records]
+        assert paths == [os.path.join(root, n) for n in (b"a\xfe.eml", b"a\xff.eml", b"b.eml")]
+        # Each name given back opens the file the record is about.
+        for record, path in zip(records, paths):
+            assert record["entities"][0]["base"]["url"] == base_of(path)
+        # The lossy `path` is the same for both; `path_bytes` only where it is needed.
+        assert records[0]["path"] == records[1]["path"] == os.fsdecode(root) + "/a\ufffd.eml"
+        assert list(records[0])[:3] == ["type", "path", "path_bytes"]
+        assert "path_bytes" not in records[2]
+        assert os.fsdecode(bytes(records[1]["path_bytes"])) == os.path.join(os.fsdecode(root), "a\udcff.eml")
+    # The same records as the command's lines, parsed.
+    done = subprocess.run([str(cli), "scan", root], capture_output=True, check=True)
+    assert records == ndjson(done.stdout)
+    assert [r.to_json().encode() for r in records] == done.stdout.splitlines()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a path is bytes on POSIX systems only")
+def test_urls_and_inspect_text_name_non_utf8_files_reversibly(cli, tmp_path):
+    root = non_utf8_files(tmp_path)
+    names = [b"a\xff.eml", b"a\xfe.eml"]
+    done = subprocess.run([str(cli), "urls", "-H", *names], cwd=root, capture_output=True, check=True)
+    lines = done.stdout.decode("utf-8").splitlines()
+    shown = [line.split("\t")[0] for line in lines]
+    assert shown == ["a\\xff.eml"] * 2 + ["a\\xfe.eml"] * 2
+    for line in lines:
+        name, resolved = line.split("\t")[:2]
+        # `\xHH` reads back to the byte, as in a Python bytes literal.
+        path = name.encode("ascii").decode("unicode_escape").encode("latin-1")
+        assert resolved.startswith(base_of(os.path.join(root, path)))
+    done = subprocess.run([str(cli), "inspect", *names], cwd=root, capture_output=True, check=True)
+    headings = [l for l in done.stdout.decode("utf-8").splitlines() if l.startswith("== ")]
+    assert headings == ["== a\\xff.eml", "== a\\xfe.eml"]

@@ -247,7 +247,10 @@ pub(crate) struct RewriteArgs {
     /// Replace FILE with the rewritten message, the same way as `-o FILE` (a temporary file,
     /// then a rename; FILE keeps its owner, group, mode and extended attributes; a symbolic
     /// link is followed; another hard link keeps the old content). FILE is left untouched when
-    /// nothing changes. A FILE that is not a regular file is refused (exit code 2).
+    /// nothing changes. A FILE that is not a regular file is refused (exit code 2). An mbox
+    /// is locked as mail programs lock it (fcntl, flock, FILE.lock; waiting at most 10 s for
+    /// another program's lock), and any FILE is checked unchanged, and still there, before
+    /// the rename.
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub in_place: bool,
 

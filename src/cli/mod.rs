@@ -106,7 +106,9 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
             let Message { source, input } = message;
             let offset = output::mbox_offset(&source);
             let written = match input {
-                Input::Bytes(raw) => printer.message(&mut out, &source.path, offset, raw, &options),
+                Input::Bytes(raw) => {
+                    printer.message(&mut out, output::Name::of(&source), offset, raw, &options)
+                }
                 Input::Error(kind, message) => {
                     let message = output::failure_message(kind, &message);
                     eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));

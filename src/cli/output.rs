@@ -20,6 +20,13 @@
 //! what it shows (`moc.knab` read as `bank.com`), which is what a phishing URL wants.
 //! Every other character is written as it is. JSON output needs none of this: JSON strings
 //! escape controls already.
+//!
+//! An input's name is a path, whose bytes need not be UTF-8 (a Latin-1 file name on Linux).
+//! Each byte of it that is not part of a UTF-8 character is written `\xHH` (`\x80`–`\xff`),
+//! as in a Rust byte string literal, and the rest as above ([`Name::escaped`]): `a\xff.eml`
+//! and `a\xfe.eml` stay two names, each of which reads back to the bytes of its file. No
+//! character is written `\x80`–`\xff` (C1 controls are `\u{HH}`), so the escape is
+//! unambiguous. JSON output has the bytes in a `path_bytes` field.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -56,6 +63,40 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
+}
+
+/// How an input is named in output: its [`Source::path`] and, when that lost some of the
+/// path's bytes (not UTF-8), its [`Source::path_bytes`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Name<'a> {
+    path: &'a str,
+    bytes: Option<&'a [u8]>,
+}
+
+impl<'a> Name<'a> {
+    /// The name of the input `source` was read from.
+    pub(crate) fn of(source: &'a Source) -> Self {
+        Name {
+            path: &source.path,
+            bytes: source.path_bytes.as_deref(),
+        }
+    }
+
+    /// The name for text output: [`escape`]d, and each byte that is not UTF-8 written
+    /// `\xHH` (see the [module docs](self)).
+    pub(crate) fn escaped(self) -> Cow<'a, str> {
+        let Some(bytes) = self.bytes else {
+            return escape(self.path);
+        };
+        let mut escaped = String::with_capacity(bytes.len() + 8);
+        for chunk in bytes.utf8_chunks() {
+            escaped.push_str(&escape(chunk.valid()));
+            for byte in chunk.invalid() {
+                let _ = write!(escaped, "\\x{byte:02x}");
+            }
+        }
+        Cow::Owned(escaped)
+    }
 }
 
 fn needs_escape(c: char) -> bool {
@@ -104,7 +145,7 @@ impl Printer {
     pub(crate) fn message(
         &self,
         out: &mut dyn Write,
-        name: &str,
+        name: Name<'_>,
         offset: Option<u64>,
         raw: Vec<u8>,
         options: &Options,
@@ -151,7 +192,7 @@ impl Printer {
     pub(crate) fn report(
         &self,
         out: &mut dyn Write,
-        name: &str,
+        name: Name<'_>,
         offset: Option<u64>,
         report: &Report,
     ) -> io::Result<()> {
@@ -198,13 +239,14 @@ impl Printer {
 /// Says on stderr, one `mimebase:` line each, where a limit cut the analysis of a message of
 /// the input `name` (see [`Report::complete`]): the output alone (URL lines, the tree, the
 /// JSON, which says `"complete": false`) would not tell a shorter list from the whole one.
-fn note_limits(name: &str, offset: Option<u64>, report: &Report) {
+fn note_limits(name: Name<'_>, offset: Option<u64>, report: &Report) {
     if report.complete {
         return;
     }
+    let name = name.escaped();
     let place = match offset {
         Some(offset) => format!("{name} at byte {offset}"),
-        None => name.to_owned(),
+        None => name.into_owned(),
     };
     for diagnostic in report.diagnostics.iter().filter(|d| d.kind.is_limit()) {
         let part = diagnostic
@@ -212,8 +254,7 @@ fn note_limits(name: &str, offset: Option<u64>, report: &Report) {
             .as_ref()
             .map_or(String::new(), |p| format!("part {}: ", escape(p.as_str())));
         eprintln!(
-            "mimebase: {}: incomplete: {part}{}",
-            escape(&place),
+            "mimebase: {place}: incomplete: {part}{}",
             escape(&diagnostic.message)
         );
     }
@@ -244,21 +285,23 @@ pub(crate) fn mbox_offset(source: &Source) -> Option<u64> {
 /// `at byte N` for a message of an mbox file (the first one included, since the failure
 /// concerns one message of several), escaped.
 pub(crate) fn place(source: &Source) -> String {
+    let name = Name::of(source).escaped();
     match (source.format, source.offset) {
-        (Some(Format::Mbox), Some(offset)) => format!("{} at byte {offset}", escape(&source.path)),
-        _ => escape(&source.path).into_owned(),
+        (Some(Format::Mbox), Some(offset)) => format!("{name} at byte {offset}"),
+        _ => name.into_owned(),
     }
 }
 
 /// `mimebase inspect --json`: one [`MessageLine`] per message.
 fn inspect_json(
     out: &mut dyn Write,
-    name: &str,
+    name: Name<'_>,
     offset: Option<u64>,
     report: &Report,
 ) -> io::Result<()> {
     let line = MessageLine {
-        path: name,
+        path: name.path,
+        path_bytes: name.bytes,
         offset,
         report,
     };
@@ -269,7 +312,7 @@ fn inspect_json(
 /// `mimebase urls --json`: one [`UrlLine`] per URL.
 fn urls_json(
     out: &mut dyn Write,
-    name: &str,
+    name: Name<'_>,
     offset: Option<u64>,
     report: &Report,
 ) -> io::Result<()> {
@@ -282,12 +325,13 @@ fn urls_json(
 /// One [`UrlLine`] of `mimebase urls --json`.
 fn url_json(
     out: &mut dyn Write,
-    name: &str,
+    name: Name<'_>,
     offset: Option<u64>,
     url: &UrlRecord,
 ) -> io::Result<()> {
     let line = UrlLine {
-        path: name,
+        path: name.path,
+        path_bytes: name.bytes,
         offset,
         url,
     };
@@ -301,7 +345,7 @@ fn url_json(
 /// break inside one cannot be mistaken for a separator.
 fn urls(
     out: &mut dyn Write,
-    name: Option<(&str, Option<u64>)>,
+    name: Option<(Name<'_>, Option<u64>)>,
     terminator: u8,
     report: &Report,
 ) -> io::Result<()> {
@@ -314,13 +358,13 @@ fn urls(
 /// One line of `mimebase urls` (see [`urls`]).
 fn url_line(
     out: &mut dyn Write,
-    name: Option<(&str, Option<u64>)>,
+    name: Option<(Name<'_>, Option<u64>)>,
     terminator: u8,
     url: &UrlRecord,
 ) -> io::Result<()> {
     match name {
-        Some((name, Some(offset))) => write!(out, "{}:{offset}\t", escape(name))?,
-        Some((name, None)) => write!(out, "{}\t", escape(name))?,
+        Some((name, Some(offset))) => write!(out, "{}:{offset}\t", name.escaped())?,
+        Some((name, None)) => write!(out, "{}\t", name.escaped())?,
         None => {}
     }
     write!(
@@ -390,16 +434,19 @@ fn paint(style: Style, text: &str) -> String {
 /// ```
 fn inspect(
     out: &mut dyn Write,
-    name: &str,
+    name: Name<'_>,
     offset: Option<u64>,
     report: &Report,
     palette: &Palette,
 ) -> io::Result<()> {
+    let name = name.escaped();
     let heading = match offset {
         Some(offset) => format!("== {name} at byte {offset}"),
         None => format!("== {name}"),
     };
-    writeln!(out, "{}", paint(palette.heading, &heading))?;
+    // The name is escaped already, and the rest of the heading needs no escaping.
+    let style = palette.heading;
+    writeln!(out, "{style}{heading}{style:#}")?;
     // Diagnostics of the message as a whole, and of parts that are not in the tree (a part
     // past the entity or depth limit): shown first, each with its part.
     let shown: HashSet<&PartId> = report.entities.iter().map(|e| &e.part).collect();
@@ -509,7 +556,7 @@ fn resolution(url: &UrlRecord, palette: &Palette) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{Name, Source, escape};
 
     #[test]
     fn escapes_controls_backslash_and_bidi_reversibly() {
@@ -523,5 +570,23 @@ mod tests {
         );
         assert_eq!(escape("a\u{202e}b\u{2066}"), "a\\u{202e}b\\u{2066}");
         assert_eq!(escape("é\u{a0}日本"), "é\u{a0}日本");
+    }
+
+    #[test]
+    fn a_name_that_is_not_utf8_keeps_its_bytes_as_escapes() {
+        let source = |bytes: &[u8]| Source {
+            path_bytes: (std::str::from_utf8(bytes).is_err()).then(|| bytes.to_vec()),
+            ..Source::file(String::from_utf8_lossy(bytes), 0)
+        };
+        let ff = source(b"a\xff.eml");
+        let fe = source(b"a\xfe.eml");
+        assert_eq!(ff.path, fe.path);
+        assert_eq!(Name::of(&ff).escaped(), "a\\xff.eml");
+        assert_eq!(Name::of(&fe).escaped(), "a\\xfe.eml");
+        // UTF-8 characters, controls and backslashes around them as `escape` writes them; a
+        // truncated UTF-8 sequence is bytes.
+        let mixed = source(b"\xc3\xa9\\\n\xe6\x97\x1b.eml");
+        assert_eq!(Name::of(&mixed).escaped(), "é\\\\\\n\\xe6\\x97\\x1b.eml");
+        assert_eq!(Name::of(&source(b"b\n.eml")).escaped(), "b\\n.eml");
     }
 }

@@ -26,159 +26,235 @@
 //! standard input it cannot be (its bytes were not kept), and neither can a read error be
 //! passed over: the mbox cannot be written whole, so `-o` and `--in-place` write nothing, the
 //! output on stdout stops there, and the exit code is 1.
+//!
+//! # `--in-place` and other writers
+//!
+//! An mbox rewritten in place is locked as the mail system locks it, from before it is read
+//! until after the rename ([`mailbox::lock`]: `fcntl`, `flock` and `FILE.lock`, a wait of
+//! at most 10 s), and read through the locked descriptor. Just before the rename, the file
+//! is checked unchanged (its path names the same inode, of the same size and modification
+//! time): when it changed (a program that ignores the locks wrote to it), the rewrite starts
+//! again from the file as it now is, up to [`ATTEMPTS`] times. Any other file (a message of
+//! a Maildir) is not locked (one message per file, replaced by a rename), but is checked the
+//! same way, and one whose path names no file any more (a Maildir message moved from `new/`
+//! to `cur/`) is not written back: that would deliver it twice. Each of these ends is exit
+//! code 1 with the file as it is.
 
-use std::fs::{self, File};
-use std::io::{self, Read, Seek, Write};
-use std::path::Path;
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+#[cfg(unix)]
+use mimebase::mailbox::lock::LockError;
 use mimebase::mailbox::{self, Input, Mbox, Message, Stream};
 use mimebase::scan::{ScanErrorKind, Source};
 use mimebase::{DiagnosticKind, Options, Report};
 
 use super::args::RewriteArgs;
 use super::output::{escape, failure_message, place};
-use super::write::{self, Destination};
+use super::write::{self, Destination, Output, Temporary};
 use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed};
 
 /// Runs `mimebase rewrite`.
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
-    let options = args.resolution.options();
-    if args.in_place {
-        if args.file == Path::new("-") {
-            usage_error("--in-place needs a FILE: standard input cannot be replaced");
-        }
-        return rewrite_in_place(&args.file, args.limits.max_message_bytes, &options);
+    let reads_stdin = args.file == Path::new("-");
+    if args.in_place && reads_stdin {
+        usage_error("--in-place needs a FILE: standard input cannot be replaced");
     }
-    let target = match &args.output {
-        None => Target::Stdout,
-        Some(output) => match Destination::of(output) {
-            Ok(destination) => Target::Output(destination),
-            Err(error) => return output_failed(output, &error),
-        },
-    };
-    if matches!(target, Target::Output(Destination::Replace(..)))
-        && let Err(error) = write::remove_on_signal()
+    if args.in_place
+        && let Ok(metadata) = std::fs::metadata(&args.file)
+        && !metadata.is_file()
     {
-        return output_failed(target.path().unwrap_or(&args.file), &error);
-    }
-    let name = args.file.display().to_string();
-    let limit = args.limits.max_message_bytes;
-    let stream = if args.file == Path::new("-") {
-        let stdin: Box<dyn Read + Send> = Box::new(io::stdin());
-        mailbox::open_stream(name, stdin, limit)
-    } else {
-        match open_file(&args.file, name, limit) {
-            Ok(stream) => stream,
-            Err(message) => return input_failed(&message.source, &message_text(message.input)),
-        }
-    };
-    rewrite_stream(&args.file, stream, &target, &options)
-}
-
-/// `--in-place`: reads the regular file `file` (a symbolic link is followed), rewrites it,
-/// and replaces it by way of a temporary file and a rename when a byte changed. A file that
-/// is not regular is refused (exit code 2), as `sed -i` refuses one: a FIFO or a device
-/// cannot be replaced by a file.
-fn rewrite_in_place(file: &Path, limit: u64, options: &Options) -> ExitCode {
-    let name = file.display().to_string();
-    let (path, metadata) = match fs::canonicalize(file).and_then(|path| {
-        let metadata = fs::metadata(&path)?;
-        Ok((path, metadata))
-    }) {
-        Ok(found) => found,
-        Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
-    };
-    if !metadata.is_file() {
+        // As `sed -i` refuses it, but before opening it: a FIFO would wait for a writer.
         eprintln!(
             "mimebase: {}: {}: --in-place replaces only a regular file; nothing written \
              (use -o to write through it)",
-            escape(&name),
+            escape(&args.file.display().to_string()),
             write::kind_of(&metadata)
         );
         return ExitCode::from(EXIT_USAGE);
     }
-    if let Err(error) = write::remove_on_signal() {
-        return output_failed(&path, &error);
+    if (args.in_place || args.output.is_some())
+        && let Err(error) = write::remove_on_signal()
+    {
+        eprintln!("mimebase: {}", escape(&error.to_string()));
+        return ExitCode::from(EXIT_USAGE);
     }
-    let stream = match open_file(&path, name, limit) {
-        Ok(stream) => stream,
-        Err(message) => return input_failed(&message.source, &message_text(message.input)),
-    };
-    let target = Target::InPlace(Destination::Replace(path.clone(), Some(metadata)));
-    rewrite_stream(&path, stream, &target, options)
-}
-
-/// Opens the file `path` (named `name`), and tells what it holds as [`mailbox::open_stream`]
-/// does; a regular file larger than `limit` that is not an mbox is not read at all (as every
-/// command reads a file), and an mbox streams, one message at a time.
-fn open_file(
-    path: &Path,
-    name: String,
-    limit: u64,
-) -> Result<Stream<Box<dyn Read + Send>>, Message> {
-    let failed = |error: io::Error| Message {
-        source: Source::unknown(name.clone()),
-        input: Input::Error(ScanErrorKind::Read, error.to_string()),
-    };
-    let file = File::open(path).map_err(failed)?;
-    let metadata = file.metadata().map_err(failed)?;
-    let mut reader: Box<dyn Read + Send> = Box::new(file);
-    if metadata.is_file() && metadata.len() > limit {
-        let mut head = Vec::with_capacity(5);
-        reader
-            .by_ref()
-            .take(5)
-            .read_to_end(&mut head)
-            .map_err(failed)?;
-        if head != b"From " {
-            return Err(Message::too_large(
-                Source::file(name, metadata.len()),
-                limit,
-            ));
+    #[cfg(unix)]
+    if args.in_place && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
+        return in_place::run(args);
+    }
+    let name = args.file.display().to_string();
+    if reads_stdin {
+        return rewrite_from(args, io::stdin(), None, None);
+    }
+    match File::open(&args.file).and_then(|file| Ok((file.metadata()?, file))) {
+        Ok((metadata, file)) => {
+            let size = metadata.is_file().then_some(metadata.len());
+            rewrite_from(args, file, size, None)
         }
-        reader = Box::new(io::Cursor::new(head).chain(reader));
-    }
-    Ok(mailbox::open_stream(name, reader, limit))
-}
-
-/// The sentence for a message that could not be read.
-fn message_text(input: Input) -> String {
-    match input {
-        Input::Error(kind, message) => failure_message(kind, &message).into_owned(),
-        Input::Bytes(_) => String::new(),
+        Err(error) => input_failed(&Source::unknown(name), &error.to_string()),
     }
 }
 
-/// Where the rewritten output goes.
-enum Target {
-    /// Standard output.
-    Stdout,
-    /// `-o OUTPUT`.
-    Output(Destination),
-    /// `--in-place`: the input file, replaced only when a byte changed.
-    InPlace(Destination),
-}
-
-impl Target {
-    fn path(&self) -> Option<&Path> {
-        match self {
-            Target::Stdout => None,
-            Target::Output(destination) | Target::InPlace(destination) => Some(destination.path()),
-        }
-    }
-}
-
-/// Rewrites what `stream` holds (read from `file`) to `target`.
-fn rewrite_stream<R: Read>(
-    file: &Path,
-    stream: Stream<R>,
-    target: &Target,
-    options: &Options,
+/// Rewrites what `reader` reads (a regular file of `size` bytes, when it is one); with a
+/// `guard`, the file checked before it is replaced. A regular file larger than
+/// `--max-message-bytes` that is not an mbox is not read (as every command reads a file);
+/// an mbox streams, one message at a time.
+fn rewrite_from<R: Read>(
+    args: &RewriteArgs,
+    mut reader: R,
+    size: Option<u64>,
+    guard: Option<&Guard<'_>>,
 ) -> ExitCode {
-    match stream {
-        Stream::One(message) => rewrite_one(target, message, options),
-        Stream::Mbox(mbox) => rewrite_mbox(file, target, mbox.with_unquoting(false), options),
+    let name = args.file.display().to_string();
+    let limit = args.limits.max_message_bytes;
+    if let Some(size) = size.filter(|&size| size > limit) {
+        let mut head = Vec::with_capacity(5);
+        if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+            return input_failed(&Source::unknown(name), &error.to_string());
+        }
+        if head != b"From " {
+            let Message { source, input } = Message::too_large(Source::file(name, size), limit);
+            let Input::Error(kind, message) = input else {
+                return ExitCode::from(EXIT_INPUT_FAILED);
+            };
+            return input_failed(&source, &failure_message(kind, &message));
+        }
+        return rewrite_stream(args, io::Cursor::new(head).chain(reader), guard);
+    }
+    rewrite_stream(args, reader, guard)
+}
+
+/// Rewrites what `reader` reads from its start, as [`rewrite_from`] does.
+fn rewrite_stream<R: Read>(args: &RewriteArgs, reader: R, guard: Option<&Guard<'_>>) -> ExitCode {
+    let options = args.resolution.options();
+    let name = args.file.display().to_string();
+    let limit = args.limits.max_message_bytes;
+    match mailbox::open_stream(name, reader, limit) {
+        Stream::One(message) => rewrite_one(args, message, &options, guard),
+        Stream::Mbox(mbox) => rewrite_mbox(args, mbox.with_unquoting(false), &options, guard),
+    }
+}
+
+/// Without Unix there is no locking, and nothing checks a file before it is replaced.
+#[cfg(not(unix))]
+#[derive(Debug, thiserror::Error)]
+enum LockError {
+    #[error("the file changed since it was read")]
+    Changed,
+    #[error("the file is gone since it was read")]
+    Gone,
+}
+
+/// How many times `--in-place` reads and rewrites a file that changed meanwhile before it
+/// gives up: a program that ignores the locks and keeps writing should not keep mimebase
+/// busy for ever.
+pub(crate) const ATTEMPTS: u32 = 3;
+
+/// The file an `--in-place` rewrite read, checked just before the rename.
+pub(crate) struct Guard<'a> {
+    /// The open (and, for an mbox, locked) file, read again for a message over the limit.
+    file: &'a File,
+    /// The check: `Ok` when the file is as it was read.
+    check: &'a dyn Fn() -> Result<(), LockError>,
+    /// The check found the file changed: the caller reads and rewrites it again.
+    changed: Cell<bool>,
+}
+
+impl Guard<'_> {
+    /// The check before the rename, as an I/O error that [`output_failed`] tells apart.
+    fn check(&self) -> io::Result<()> {
+        (self.check)().map_err(|error| {
+            self.changed.set(matches!(error, LockError::Changed));
+            io::Error::other(error)
+        })
+    }
+}
+
+#[cfg(unix)]
+mod in_place {
+    use std::io::{Seek as _, SeekFrom};
+
+    use mimebase::mailbox::lock::{Locker, OpenedFile};
+
+    use super::*;
+
+    /// `--in-place` on a regular file: an mbox locked, any file checked unchanged before the
+    /// rename, and read and rewritten again when it changed.
+    pub(super) fn run(args: &RewriteArgs) -> ExitCode {
+        let source = Source::unknown(args.file.display().to_string());
+        // The file a symbolic link names is the one replaced, and the one locked.
+        let path = match std::fs::canonicalize(&args.file) {
+            Ok(path) => path,
+            Err(error) => return input_failed(&source, &error.to_string()),
+        };
+        let mut head = Vec::with_capacity(5);
+        if let Err(error) = File::open(&path).and_then(|f| f.take(5).read_to_end(&mut head)) {
+            return input_failed(&source, &error.to_string());
+        }
+        if head == b"From " {
+            let mut locked = match Locker::new().lock(&path) {
+                Ok(locked) => locked,
+                Err(error) => {
+                    return input_failed(&source, &format!("{error}; the file is left as it was"));
+                }
+            };
+            // Removed by a signal too; forgotten (dropped: declared after `locked`) before
+            // `locked` removes it, so that a signal then cannot remove another's.
+            let _dotlock = write::Registration::dotlock_of(&path);
+            for _ in 0..ATTEMPTS {
+                let mut file = locked.file();
+                if let Err(error) = file.seek(SeekFrom::Start(0)) {
+                    return input_failed(&source, &error.to_string());
+                }
+                let check = || locked.check_unchanged();
+                let guard = Guard {
+                    file: locked.file(),
+                    check: &check,
+                    changed: Cell::new(false),
+                };
+                let size = guard.file.metadata().ok().map(|m| m.len());
+                let code = rewrite_from(args, file, size, Some(&guard));
+                if !guard.changed.get() {
+                    return code;
+                }
+                if let Err(error) = locked.refresh() {
+                    return input_failed(&source, &error.to_string());
+                }
+            }
+            gave_up(&source)
+        } else {
+            for _ in 0..ATTEMPTS {
+                let opened = match OpenedFile::open(&path) {
+                    Ok(opened) => opened,
+                    Err(error) => return input_failed(&source, &error.to_string()),
+                };
+                let check = || opened.check_unchanged();
+                let guard = Guard {
+                    file: opened.file(),
+                    check: &check,
+                    changed: Cell::new(false),
+                };
+                let size = guard.file.metadata().ok().map(|m| m.len());
+                let code = rewrite_from(args, opened.file(), size, Some(&guard));
+                if !guard.changed.get() {
+                    return code;
+                }
+            }
+            gave_up(&source)
+        }
+    }
+
+    fn gave_up(source: &Source) -> ExitCode {
+        input_failed(
+            source,
+            &format!(
+                "the file changed while it was rewritten, {ATTEMPTS} times; it is left as it is"
+            ),
+        )
     }
 }
 
@@ -203,8 +279,41 @@ fn report_skipped(source: &Source, report: &Report) {
     }
 }
 
-/// The exit after the output file could not be written: exit code 2, the file named.
+/// Where the output goes: stdout, or the file `-o` or `--in-place` names.
+fn target(args: &RewriteArgs) -> Result<Option<PathBuf>, io::Error> {
+    if args.in_place {
+        // Follow a symbolic link, so that the file it names is replaced, not the link.
+        std::fs::canonicalize(&args.file)
+            .map(Some)
+            .map_err(|error| {
+                if error.kind() == io::ErrorKind::NotFound {
+                    // Read, then moved (a Maildir message from `new/` to `cur/`): not recreated.
+                    io::Error::other(format!("{}; not written back", LockError::Gone))
+                } else {
+                    error
+                }
+            })
+    } else {
+        Ok(args.output.clone())
+    }
+}
+
+/// The exit after the output file could not be written, or (exit code 1) was not written
+/// because the file it would replace changed or went away since it was read.
 fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
+    match error.get_ref().and_then(|e| e.downcast_ref::<LockError>()) {
+        // Read and rewritten again, or reported, by the caller.
+        Some(LockError::Changed) => return ExitCode::from(EXIT_INPUT_FAILED),
+        Some(LockError::Gone) => {
+            eprintln!(
+                "mimebase: {}: {}; not written back",
+                escape(&path.display().to_string()),
+                escape(&error.to_string())
+            );
+            return ExitCode::from(EXIT_INPUT_FAILED);
+        }
+        _ => {}
+    }
     eprintln!(
         "mimebase: writing {}: {}",
         escape(&path.display().to_string()),
@@ -214,7 +323,12 @@ fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
 }
 
 /// A file that is one message (or standard input holding one).
-fn rewrite_one(target: &Target, message: Message, options: &Options) -> ExitCode {
+fn rewrite_one(
+    args: &RewriteArgs,
+    message: Message,
+    options: &Options,
+    guard: Option<&Guard<'_>>,
+) -> ExitCode {
     let Message { source, input } = message;
     let raw = match input {
         Input::Bytes(raw) => raw,
@@ -224,21 +338,41 @@ fn rewrite_one(target: &Target, message: Message, options: &Options) -> ExitCode
     };
     let rewritten = mimebase::rewrite(&raw, options);
     report_skipped(&source, &rewritten.report);
-    let destination = match target {
-        Target::Stdout => return write_all(&rewritten.message),
-        // `--in-place` leaves a file in which nothing changed untouched.
-        Target::InPlace(_) if rewritten.message == raw => return ExitCode::SUCCESS,
-        Target::Output(destination) | Target::InPlace(destination) => destination,
-    };
+    if args.in_place && rewritten.message == raw {
+        return ExitCode::SUCCESS;
+    }
     drop(raw);
-    let written = destination.open().and_then(|mut file| {
+    let path = match target(args) {
+        Ok(None) => return write_all(&rewritten.message),
+        Ok(Some(path)) => path,
+        Err(error) => return input_failed(&source, &error.to_string()),
+    };
+    let written = open_output(args, &path).and_then(|mut file| {
         file.out().write_all(&rewritten.message)?;
-        file.commit()
+        file.commit(|| checked(guard))
     });
     match written {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => output_failed(destination.path(), &error),
+        Err(error) => output_failed(&path, &error),
     }
+}
+
+/// Opens the output file `path`: for `--in-place`, a temporary file that keeps the owner,
+/// group, mode and extended attributes of the file it replaces; for `-o`, what
+/// [`Destination::of`] tells (a new or replacing temporary file, or a file that is not
+/// regular, written through).
+fn open_output(args: &RewriteArgs, path: &Path) -> io::Result<Output> {
+    if args.in_place {
+        let metadata = std::fs::metadata(path)?;
+        Temporary::new(path, Some(&metadata), 256 << 10).map(Output::Temporary)
+    } else {
+        Destination::of(path)?.open()
+    }
+}
+
+/// The check before the rename, when there is a `guard`.
+fn checked(guard: Option<&Guard<'_>>) -> io::Result<()> {
+    guard.map_or(Ok(()), Guard::check)
 }
 
 /// Why an mbox could not be written back whole.
@@ -255,25 +389,37 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// An mbox (read from `file`): every message rewritten, to stdout or to a file written
-/// whole.
+/// An mbox: every message rewritten, to stdout or to a file written whole.
 fn rewrite_mbox<R: Read>(
-    file: &Path,
-    target: &Target,
+    args: &RewriteArgs,
     mbox: Mbox<R>,
     options: &Options,
+    guard: Option<&Guard<'_>>,
 ) -> ExitCode {
+    let name = args.file.display().to_string();
+    let path = match target(args) {
+        Ok(path) => path,
+        Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
+    };
     // A message over the limit is copied from the file, which must then be one that can be
-    // opened again and read from an offset (not a FIFO or a device).
-    let input_file =
-        (file != Path::new("-") && fs::metadata(file).is_ok_and(|m| m.is_file())).then_some(file);
-    let destination = match target {
-        Target::Stdout => {
+    // read from an offset (not a FIFO or a device): the guarded file itself (a locked file
+    // must not be opened and closed again: that would release its `fcntl` lock), or the file
+    // opened again.
+    let reopened = match guard {
+        Some(_) => None,
+        None => (args.file != Path::new("-")
+            && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()))
+        .then(|| File::open(&args.file).ok())
+        .flatten(),
+    };
+    let input_file = guard.map(|g| g.file).or(reopened.as_ref());
+    match path {
+        None => {
             let stdout = io::stdout();
             let mut out = io::BufWriter::with_capacity(256 << 10, stdout.lock());
             let done = write_mbox(mbox, input_file, options, &mut out);
             let flushed = out.flush();
-            return match (done, flushed) {
+            match (done, flushed) {
                 (Err(Failure::Input(source, message)), _) => {
                     eprintln!(
                         "mimebase: {}: {}; the output stops before this message",
@@ -284,38 +430,32 @@ fn rewrite_mbox<R: Read>(
                 }
                 (Err(Failure::Output(error)), _) | (Ok(_), Err(error)) => write_failed(&error),
                 (Ok(written), Ok(())) => exit(&written),
-            };
+            }
         }
-        Target::Output(destination) | Target::InPlace(destination) => destination,
-    };
-    let path = destination.path();
-    let mut output = match destination.open() {
-        Ok(output) => output,
-        Err(error) => return output_failed(path, &error),
-    };
-    match write_mbox(mbox, input_file, options, output.out()) {
-        Err(Failure::Input(source, message)) => {
-            // A temporary file is removed as `output` is dropped; what was written through a
-            // file that is not regular cannot be taken back.
-            let outcome = match destination {
-                Destination::Replace(..) => "nothing written to",
-                Destination::Through(_) => "the output stops before this message in",
+        Some(path) => {
+            let mut file = match open_output(args, &path) {
+                Ok(file) => file,
+                Err(error) => return output_failed(&path, &error),
             };
-            eprintln!(
-                "mimebase: {}: {}; {outcome} {}",
-                place(&source),
-                escape(&message),
-                escape(&path.display().to_string())
-            );
-            ExitCode::from(EXIT_INPUT_FAILED)
+            match write_mbox(mbox, input_file, options, file.out()) {
+                Err(Failure::Input(source, message)) => {
+                    eprintln!(
+                        "mimebase: {}: {}; nothing written to {}",
+                        place(&source),
+                        escape(&message),
+                        escape(&path.display().to_string())
+                    );
+                    ExitCode::from(EXIT_INPUT_FAILED)
+                }
+                Err(Failure::Output(error)) => output_failed(&path, &error),
+                // `--in-place` leaves a file in which nothing changed untouched.
+                Ok(written) if args.in_place && !written.changed => exit(&written),
+                Ok(written) => match file.commit(|| checked(guard)) {
+                    Ok(()) => exit(&written),
+                    Err(error) => output_failed(&path, &error),
+                },
+            }
         }
-        Err(Failure::Output(error)) => output_failed(path, &error),
-        // `--in-place` leaves a file in which nothing changed untouched.
-        Ok(written) if matches!(target, Target::InPlace(_)) && !written.changed => exit(&written),
-        Ok(written) => match output.commit() {
-            Ok(()) => exit(&written),
-            Err(error) => output_failed(path, &error),
-        },
     }
 }
 
@@ -357,7 +497,7 @@ struct Written {
 /// Writes every message of `mbox`, rewritten, to `out`.
 fn write_mbox<R: Read>(
     mut mbox: Mbox<R>,
-    input_file: Option<&Path>,
+    input_file: Option<&File>,
     options: &Options,
     out: &mut dyn Write,
 ) -> Result<Written, Failure> {
@@ -411,16 +551,22 @@ fn write_mbox<R: Read>(
     Ok(written)
 }
 
-/// Copies `length` bytes at `offset` of `file` (a message over the limit) to `out`.
-fn copy_stored(file: &Path, offset: u64, length: u64, out: &mut dyn Write) -> Result<(), Failure> {
+/// Copies `length` bytes at `offset` of `file` (a message over the limit) to `out`, without
+/// moving the file's position (from which the mbox is being read).
+fn copy_stored(file: &File, offset: u64, length: u64, out: &mut dyn Write) -> Result<(), Failure> {
     let input = |error: io::Error| Failure::Input(Source::unknown(""), error.to_string());
-    let mut reader = File::open(file).map_err(input)?;
-    reader.seek(io::SeekFrom::Start(offset)).map_err(input)?;
-    let mut reader = reader.take(length);
     let mut buffer = vec![0; 64 << 10];
-    let mut copied = 0;
+    let mut copied: u64 = 0;
     loop {
-        let read = match reader.read(&mut buffer) {
+        let want =
+            usize::try_from(length.saturating_sub(copied).min(buffer.len() as u64)).unwrap_or(0);
+        let Some(chunk) = buffer.get_mut(..want) else {
+            break;
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let read = match read_at(file, chunk, offset + copied) {
             Ok(0) => break,
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
@@ -435,6 +581,18 @@ fn copy_stored(file: &Path, offset: u64, length: u64, out: &mut dyn Write) -> Re
         )));
     }
     Ok(())
+}
+
+/// Reads at `offset` of `file` without moving its position.
+#[cfg(unix)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buffer, offset)
+}
+
+/// Reads at `offset` of `file` without moving its position.
+#[cfg(windows)]
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buffer, offset)
 }
 
 /// One stored message of an mbox: unquoted, rewritten, quoted again, or written back as

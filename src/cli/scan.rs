@@ -126,7 +126,7 @@ impl Done {
         Done {
             notice: Some(format!(
                 "mimebase: {}: skipped: a symbolic link to nothing",
-                path.display()
+                super::output::Name::of(&Source::unknown("").with_path(path)).escaped()
             )),
             ..Done::nothing()
         }
@@ -200,18 +200,17 @@ impl Done {
 fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
     let mut line = serde_json::to_vec(&ScanLine::error(source, kind, message)).unwrap_or_default();
     line.push(b'\n');
-    let place = match source.offset {
-        Some(offset) if source.format == Some(mimebase::scan::Format::Mbox) => {
-            format!("{} at byte {offset}", source.path)
-        }
-        _ => source.path.clone(),
-    };
+    // Escaped as `inspect` and `urls` name an input: a name that is not UTF-8 keeps its bytes.
+    let place = super::output::place(source);
     Done {
         line,
         message_bytes: None,
         progress_bytes: source.length.unwrap_or_default(),
         urls: 0,
-        failure: Some(format!("mimebase: {place}: {message}")),
+        failure: Some(format!(
+            "mimebase: {place}: {}",
+            super::output::escape(message)
+        )),
         notice: None,
     }
 }
@@ -371,7 +370,8 @@ impl Progress {
         if let Err(error) = counted {
             set_style(&bar, UNCOUNTED);
             self.eprintln(&format!(
-                "mimebase: scan: no total for the progress bar: {error}"
+                "mimebase: scan: no total for the progress bar: {}",
+                super::output::escape(&error.to_string())
             ));
         }
     }
@@ -383,10 +383,9 @@ impl Progress {
         }
     }
 
-    /// Writes `text` on stderr, escaped (see [`escape`](super::output::escape)): it holds
-    /// paths and messages.
+    /// Writes `text` on stderr: a line whose paths and messages are escaped already (see
+    /// [`escape`](super::output::escape)).
     fn eprintln(&self, text: &str) {
-        let text = super::output::escape(text);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{text}")),
             None => eprintln!("{text}"),

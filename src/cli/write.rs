@@ -106,9 +106,31 @@ pub(crate) fn remove_all() {
     entries.clear();
 }
 
-/// A registered temporary file, forgotten when dropped (the [`tempfile::TempPath`] beside
-/// it removes the file itself).
-struct Registration(PathBuf);
+/// A registered file, forgotten when dropped (for a temporary file, the
+/// [`tempfile::TempPath`] beside it removes the file itself).
+pub(crate) struct Registration(PathBuf);
+
+impl Registration {
+    /// Registers the dotlock `PATH.lock` of the mbox `path`, locked by this process, for
+    /// removal on a signal: when that file holds this process's ID (as the locker writes it),
+    /// else `None` (no dotlock was taken).
+    pub(crate) fn dotlock_of(path: &Path) -> Option<Self> {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".lock");
+        let dotlock = PathBuf::from(name);
+        let held = fs::read_to_string(&dotlock)
+            .is_ok_and(|text| text.trim() == std::process::id().to_string());
+        held.then(|| {
+            register(Written::File(dotlock.clone()));
+            Registration(dotlock)
+        })
+    }
+}
+
+/// Registers `entry` for removal on a signal or by [`remove_all`].
+fn register(entry: Written) {
+    written().push(entry);
+}
 
 impl Drop for Registration {
     fn drop(&mut self) {
@@ -177,13 +199,16 @@ impl Temporary {
         &mut self.file
     }
 
-    /// Flushes the file to the disk and renames it over `path`, so that a reader of `path`
-    /// sees the old file or the whole new one, never a part.
+    /// Flushes the file to the disk and, if `check` (just before the rename: `--in-place`
+    /// checks there that the file did not change since it was read) succeeds, renames it over
+    /// `path`, so that a reader of `path` sees the old file or the whole new one, never a
+    /// part.
     ///
     /// # Errors
     ///
-    /// When a write, the flush or the rename fails; the temporary file is then removed.
-    pub(crate) fn commit(self) -> io::Result<()> {
+    /// When a write, the flush, `check` or the rename fails; the temporary file is then
+    /// removed.
+    pub(crate) fn commit(self, check: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
         let Temporary {
             path,
             file,
@@ -196,6 +221,7 @@ impl Temporary {
         // The registry stays locked across the rename: a signal removes the temporary file
         // before it or finds it gone after it.
         let mut entries = written();
+        check()?;
         let renamed = temporary_path.persist(&path);
         let temporary = Written::File(registration.0.clone());
         entries.retain(|entry| *entry != temporary);
@@ -366,13 +392,6 @@ impl Destination {
         }
     }
 
-    /// The path written.
-    pub(crate) fn path(&self) -> &Path {
-        match self {
-            Destination::Replace(path, _) | Destination::Through(path) => path,
-        }
-    }
-
     /// Opens the destination for writing.
     ///
     /// # Errors
@@ -411,14 +430,15 @@ impl Output {
         }
     }
 
-    /// Completes the output: renames the temporary file, or flushes what is written through.
+    /// Completes the output: renames the temporary file if `check` succeeds (see
+    /// [`Temporary::commit`]), or flushes what is written through.
     ///
     /// # Errors
     ///
-    /// The error of a write, a flush or the rename.
-    pub(crate) fn commit(self) -> io::Result<()> {
+    /// The error of a write, a flush, `check` or the rename.
+    pub(crate) fn commit(self, check: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
         match self {
-            Output::Temporary(file) => file.commit(),
+            Output::Temporary(file) => file.commit(check),
             Output::Through(mut file) => file.flush(),
         }
     }

@@ -31,6 +31,8 @@
 //!   message read up to the limit, or an [`Mbox`].
 //! - [`unquote`] and [`quote`]: the mboxrd quoting undone, and redone (to write an mbox
 //!   back, as `mimebase rewrite` does).
+//! - [`lock`] (Unix): an mbox locked as the mail system locks it (`fcntl`, `flock` and
+//!   `FILE.lock`), and checked unchanged before it is replaced.
 //!
 //! Every message comes with its [`Source`] (path, format, 0-based byte offset and length in
 //! bytes, as `scan` writes them; the [`scan`](crate::scan) module documents the mbox
@@ -52,6 +54,8 @@
 //!
 //! [`Read`]: std::io::Read
 
+#[cfg(unix)]
+pub mod lock;
 mod mbox;
 mod mboxrd;
 mod read;

@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::report::{ScanErrorKind, Source};
+use crate::report::{ScanErrorKind, Source, non_utf8_bytes};
 
 use super::mbox::MboxInMemory;
 use super::{Found, Input, Mbox, Message, Walker};
@@ -40,7 +40,11 @@ pub enum Opened {
 /// file is still read.
 pub fn open(found: Found, limit: u64) -> Opened {
     match found {
-        Found::Error { path, error } => Opened::One(read_error(display(&path), &error)),
+        Found::Error { path, error } => {
+            let mut message = read_error(display(&path), &error);
+            message.source.path_bytes = non_utf8_bytes(&path);
+            Opened::One(message)
+        }
         Found::DanglingLink { .. } => Opened::Many(Box::new(std::iter::empty())),
         Found::Stdin => stream("-".to_owned(), Box::new(io::stdin()), None, false, limit),
         Found::File { path, in_maildir } => {
@@ -57,7 +61,7 @@ pub fn open(found: Found, limit: u64) -> Opened {
                 opened => (path, opened),
             };
             let name = display(&path);
-            match opened.and_then(|file| Ok((file.metadata()?, file))) {
+            let opened = match opened.and_then(|file| Ok((file.metadata()?, file))) {
                 Err(error) => Opened::One(read_error(name, &error)),
                 Ok((metadata, file)) if metadata.is_file() && metadata.len() <= limit => {
                     read_whole(name, file, metadata.len(), in_maildir, limit)
@@ -66,8 +70,27 @@ pub fn open(found: Found, limit: u64) -> Opened {
                     let size = metadata.is_file().then_some(metadata.len());
                     stream(name, Box::new(file), size, in_maildir, limit)
                 }
+            };
+            match non_utf8_bytes(&path) {
+                None => opened,
+                Some(bytes) => with_path_bytes(opened, bytes),
             }
         }
+    }
+}
+
+/// `opened` with `bytes` as the [`Source::path_bytes`] of each of its messages: those of a
+/// path that is not UTF-8, which `path` alone does not name.
+fn with_path_bytes(opened: Opened, bytes: Vec<u8>) -> Opened {
+    match opened {
+        Opened::One(mut message) => {
+            message.source.path_bytes = Some(bytes);
+            Opened::One(message)
+        }
+        Opened::Many(messages) => Opened::Many(Box::new(messages.map(move |mut message| {
+            message.source.path_bytes = Some(bytes.clone());
+            message
+        }))),
     }
 }
 

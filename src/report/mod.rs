@@ -12,25 +12,33 @@
 //! Fields are always present unless marked optional; `null` stands for "none".
 //!
 //! - [`MessageLine`], `"type": "message"`, one per message of `inspect --json`: `path` (the
-//!   path as given, `-` for standard input), `offset` (optional: for a message of an mbox
+//!   path as given, `-` for standard input), `path_bytes` (optional: the path's bytes as an
+//!   array of integers 0-255, present only when they are not UTF-8, see below), `offset`
+//!   (optional: for a message of an mbox
 //!   file that does not start the file, the 0-based byte offset of its `From ` line in the
 //!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `message_id`,
 //!   `complete` (false when a limit cut the analysis, see [`Report::complete`]), `entities`
 //!   ([`EntityRecord`]), `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
-//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `offset` (optional,
-//!   as above) and the fields of [`UrlRecord`].
+//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `path_bytes` and
+//!   `offset` (optional, as above) and the fields of [`UrlRecord`].
 //! - `"type": "error"`, one per input or message that could not be read: the `error` record
 //!   of `mimebase scan` ([`ScanLine::Error`]), with `path`,
 //!   `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
 //!   `--max-message-bytes`) and a `message`.
 //!
 //! The input is named by a `path` field in every record of every command (`scan` included).
+//! A JSON string is Unicode, so a path whose bytes are not UTF-8 (a file name in Latin-1 on
+//! Linux) has each invalid byte as U+FFFD in `path`, and `a\xff.eml` and `a\xfe.eml` would
+//! both be `"a\u{fffd}.eml"`: the record then also has `path_bytes`, the path's bytes (as
+//! [`Source::path_bytes`]), by which a reader opens the file. It is left out for a UTF-8
+//! path.
 //!
 //! ```
 //! let raw = b"Base: http://b/dir/\nContent-Type: text/html\n\n<a href=\"g\">";
 //! let report = mimebase::analyze(raw, &mimebase::Options::new());
 //! let line = serde_json::to_string(&mimebase::report::MessageLine {
 //!     path: "m.eml",
+//!     path_bytes: None,
 //!     offset: None,
 //!     report: &report,
 //! })?;
@@ -100,6 +108,7 @@ mod scan;
 mod url;
 
 pub use crate::vocab::{BaseSource, FieldName, Resolver, TargetMatch};
+pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Format, ScanErrorKind, ScanLine, Source};
 pub use url::{Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
@@ -414,8 +423,12 @@ pub struct Report {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "type", rename = "message")]
 pub struct MessageLine<'a> {
-    /// The input as named on the command line; `-` for standard input.
+    /// The input as named on the command line, as UTF-8 (lossily); `-` for standard input.
     pub path: &'a str,
+    /// The path's bytes when they are not UTF-8 ([`Source::path_bytes`]); `None` (left out
+    /// of the JSON) when `path` is the path exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<&'a [u8]>,
     /// For a message of an mbox file after the first: the 0-based byte offset of its `From `
     /// line in the file (see the [`scan`](crate::scan) module for the boundaries). `None`
     /// (left out of the JSON) for a message that starts its file: a file that is one message
@@ -433,8 +446,11 @@ pub struct MessageLine<'a> {
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "type", rename = "url")]
 pub struct UrlLine<'a> {
-    /// The input as named on the command line; `-` for standard input.
+    /// The input as named on the command line, as UTF-8 (lossily); `-` for standard input.
     pub path: &'a str,
+    /// The path's bytes when they are not UTF-8, as in [`MessageLine::path_bytes`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<&'a [u8]>,
     /// For a URL of a message of an mbox file after the first: the 0-based byte offset of
     /// the message's `From ` line in the file; `None` (left out of the JSON) as in
     /// [`MessageLine::offset`].

@@ -3,6 +3,7 @@
 //! [`scan`](crate::scan) module documents the NDJSON they are written as.
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,8 +26,17 @@ pub enum Format {
 pub struct Source {
     /// The file's path: as given (to [`Roots`](crate::mailbox::Roots), as `mimebase scan`
     /// gives those of its command line), or that of a directory joined with the names found
-    /// below it; `-` for standard input. Bytes that are not UTF-8 are written as U+FFFD.
+    /// below it; `-` for standard input. Bytes that are not UTF-8 are written as U+FFFD (so
+    /// two such paths may read alike here: [`path_bytes`](Self::path_bytes) tells them apart).
     pub path: String,
+    /// The path's bytes as the operating system gives them, when they are not UTF-8 (a file
+    /// name in Latin-1, say); `None` (left out of the JSON) when `path` is the path exactly.
+    /// Written as a JSON array of byte values (integers 0-255), e.g. `"path_bytes":
+    /// [97,255,46,101,109,108]` for the name `a\xff.eml`, whose `path` is `"a\u{fffd}.eml"`:
+    /// a reader opens the file by these bytes, not by `path`. Always `None` on systems whose
+    /// paths are not bytes (Windows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<Vec<u8>>,
     /// How the message was stored; `None` when the path could not be read far enough to tell.
     pub format: Option<Format>,
     /// The message's first byte in the file, 0-based: 0 for [`Format::File`], the `From ` line
@@ -42,6 +52,7 @@ impl Source {
     pub fn file(path: impl Into<String>, length: u64) -> Self {
         Source {
             path: path.into(),
+            path_bytes: None,
             format: Some(Format::File),
             offset: Some(0),
             length: Some(length),
@@ -52,20 +63,58 @@ impl Source {
     pub fn mbox(path: impl Into<String>, offset: u64, length: u64) -> Self {
         Source {
             path: path.into(),
+            path_bytes: None,
             format: Some(Format::Mbox),
             offset: Some(offset),
             length: Some(length),
         }
     }
 
+    /// `self` named by the file system path `path`: its [`path`](Self::path) written as UTF-8
+    /// (lossily), and its [`path_bytes`](Self::path_bytes) when that lost some of its bytes.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::os::unix::ffi::OsStrExt;
+    /// use mimebase::scan::Source;
+    ///
+    /// let name = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\xff.eml"));
+    /// let source = Source::file("", 10).with_path(name);
+    /// assert_eq!(source.path, "a\u{fffd}.eml");
+    /// assert_eq!(source.path_bytes.as_deref(), Some(&b"a\xff.eml"[..]));
+    /// assert_eq!(Source::file("", 10).with_path("b.eml".as_ref()).path_bytes, None);
+    /// # }
+    /// ```
+    pub fn with_path(mut self, path: &Path) -> Self {
+        self.path = path.to_string_lossy().into_owned();
+        self.path_bytes = non_utf8_bytes(path);
+        self
+    }
+
     /// A path of which nothing could be read.
     pub fn unknown(path: impl Into<String>) -> Self {
         Source {
             path: path.into(),
+            path_bytes: None,
             format: None,
             offset: None,
             length: None,
         }
+    }
+}
+
+/// The bytes of `path` when they are not UTF-8 (see [`Source::path_bytes`]).
+pub(crate) fn non_utf8_bytes(path: &Path) -> Option<Vec<u8>> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        std::str::from_utf8(bytes).is_err().then(|| bytes.to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 

@@ -51,6 +51,16 @@ impl ScanLine<'_> {
 fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"type\":\"message\",\"path\":");
     string(&source.path, out);
+    if let Some(bytes) = &source.path_bytes {
+        out.extend_from_slice(b",\"path_bytes\":[");
+        for (i, &byte) in bytes.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            number(u64::from(byte), out);
+        }
+        out.push(b']');
+    }
     out.extend_from_slice(b",\"format\":");
     serialized(&source.format, out);
     out.extend_from_slice(b",\"offset\":");
@@ -266,14 +276,21 @@ mod tests {
                 Source::file("dir/\"odd\"\\name\n.eml", 1),
                 Source::mbox("box", 10, 20),
                 Source::unknown("x"),
+                Source {
+                    path_bytes: Some(b"a\xff\x00/\xfe\"".to_vec()),
+                    ..Source::file("a\u{fffd}\u{0}/\u{fffd}\"", 7)
+                },
             ] {
                 let line = ScanLine::message(&source, &report);
                 let mut written = Vec::new();
                 line.write_json(&mut written);
                 assert_eq!(
-                    String::from_utf8(written).unwrap(),
+                    String::from_utf8(written.clone()).unwrap(),
                     serde_json::to_string(&line).unwrap()
                 );
+                // And it reads back to the same line, `path_bytes` included.
+                let read: ScanLine<'static> = serde_json::from_slice(&written).unwrap();
+                assert_eq!(read, line);
             }
         }
     }

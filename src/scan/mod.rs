@@ -15,7 +15,14 @@
 //!   message over the size limit. The [`Source`] fields (as far as they are known), a `kind`
 //!   ([`ScanErrorKind`]) and a `message` for people.
 //!
-//! The [`Source`] fields are `path`, `format`, `offset` and `length`:
+//! The [`Source`] fields are `path`, `path_bytes` (optional), `format`, `offset` and
+//! `length`. `path` is a JSON string, so a path whose bytes are not UTF-8 (a file name written
+//! in Latin-1 on Linux, say) has each invalid byte as U+FFFD there, and two such files
+//! (`a\xff.eml`, `a\xfe.eml`) would read alike: such a line also has `path_bytes`, the path's
+//! bytes as an array of integers 0-255 (`"path_bytes": [97,255,46,101,109,108]`), by which a
+//! reader opens the file (in Python, `open(bytes(line["path_bytes"]), "rb")`). The field is
+//! left out when the path is UTF-8, as nearly every path is, so that lines written before it
+//! existed read the same.
 //!
 //! ```
 //! use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};

@@ -40,7 +40,11 @@ mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]
 mod mbox_cli;
+#[cfg(all(feature = "cli", unix))]
+mod mbox_lock;
 mod memory;
+#[cfg(all(feature = "cli", unix))]
+mod path_bytes;
 mod properties;
 #[cfg(feature = "cli")]
 mod readme;
