@@ -83,7 +83,7 @@ Examples:
     /// resolved prints an empty line and a diagnostic, and the exit code is 1.
     #[command(after_help = "\
 Examples:
-  mimebase resolve http://a/b/c/d;p?q g ../g //g
+  mimebase resolve 'http://a/b/c/d;p?q' g ../g //g
   mimebase resolve --resolver whatwg https://example.com/a/ -- -dash
   printf '../x\\n?y\\n' | mimebase resolve http://a/b/c")]
     Resolve(ResolveArgs),
@@ -95,7 +95,7 @@ Examples:
     #[command(after_help = "\
 Examples:
   mimebase scan ~/Maildir archive.mbox > urls.ndjson
-  find /mail -name '*.eml' -print0 | mimebase scan --paths-from - -0 --jobs 4
+  find . -name '*.eml' -print0 | mimebase scan --paths-from - -0 --jobs 4
   mimebase scan --jobs 1 --paths-from - < paths.txt || test $? -eq 1")]
     Scan(ScanArgs),
     /// Print a completion script for SHELL on stdout.
@@ -119,6 +119,11 @@ Examples:
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
     /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
     /// per main page; an mbox of one message is extracted into OUT itself.
+    #[command(after_help = "\
+Examples:
+  mimebase extract --dir parts message.eml
+  mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
+  mimebase extract --dir messages archive.mbox")]
     Extract(ExtractArgs),
 }
 

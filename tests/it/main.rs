@@ -32,6 +32,8 @@ mod differential;
 mod extract;
 #[cfg(feature = "cli")]
 mod golden;
+#[cfg(feature = "cli")]
+mod help;
 mod html_base_namespace;
 mod html_urls;
 mod layout;
