@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum, ValueHint};
 use mimebase::{Options, Profile, Resolver};
 
 /// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
@@ -139,9 +139,21 @@ pub(crate) struct CompletionsArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ManArgs {
     /// A command whose page to print (`mimebase-COMMAND(1)`); none: the page of mimebase.
-    #[arg(value_name = "COMMAND")]
+    #[arg(value_name = "COMMAND", value_parser = PossibleValuesParser::new(COMMAND_NAMES), hide_possible_values = true)]
     pub command: Option<String>,
 }
+
+/// The names of the commands, which `mimebase man` takes (and the completions offer).
+const COMMAND_NAMES: [&str; 8] = [
+    "inspect",
+    "urls",
+    "rewrite",
+    "resolve",
+    "scan",
+    "completions",
+    "man",
+    "extract",
+];
 
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -219,7 +231,7 @@ pub(crate) struct ExtractArgs {
     pub file: PathBuf,
 
     /// The directory to write into; created when missing.
-    #[arg(long, value_name = "OUT", help_heading = "Output")]
+    #[arg(long, value_name = "OUT", value_hint = ValueHint::DirPath, help_heading = "Output")]
     pub dir: PathBuf,
 
     /// Replace files that already exist in OUT (without it, nothing is written when one
@@ -512,6 +524,17 @@ mod tests {
         for bad in ["", "M", "1T", "1.5M", "-1", "99999999999999999999G"] {
             assert!(super::parse_bytes(bad).is_err(), "{bad}");
         }
+    }
+
+    /// `mimebase man COMMAND` takes exactly the commands there are.
+    #[test]
+    fn man_takes_every_command_name() {
+        let command = super::Args::command();
+        let names: Vec<&str> = command
+            .get_subcommands()
+            .map(clap::Command::get_name)
+            .collect();
+        assert_eq!(names, super::COMMAND_NAMES);
     }
 
     #[test]

@@ -227,11 +227,117 @@ fn run_man(args: &ManArgs) -> ExitCode {
             None => usage_error(&format!("no command named {name:?}")),
         },
     };
-    let mut out = Vec::new();
-    if let Err(error) = clap_mangen::Man::new(page).render(&mut out) {
-        return write_failed(&error);
+    match man_page(page) {
+        Ok(out) => write_all(&out),
+        Err(error) => write_failed(&error),
     }
-    write_all(&out)
+}
+
+/// The man page of `command`: clap_mangen's sections, with the `--help` text after the
+/// options rendered as EXAMPLES (each command on a line of its own, unfilled: `.nf`) and
+/// NOTES, and the EXIT STATUS and ENVIRONMENT sections every page shares, before VERSION.
+fn man_page(command: clap::Command) -> io::Result<Vec<u8>> {
+    let after_help = command
+        .get_after_long_help()
+        .or_else(|| command.get_after_help())
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let command = command
+        .after_help(None::<&str>)
+        .after_long_help(None::<&str>);
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page)?;
+    let mut examples = Vec::new();
+    let mut notes = Vec::new();
+    let mut in_examples = false;
+    for line in after_help.lines() {
+        if line == "Examples:" {
+            in_examples = true;
+        } else if line.trim().is_empty() {
+            in_examples = false;
+        } else if in_examples {
+            examples.push(line.trim());
+        } else {
+            notes.push(line.trim());
+        }
+    }
+    let mut sections = String::new();
+    if !examples.is_empty() {
+        sections.push_str(".SH EXAMPLES\n.nf\n");
+        for example in examples {
+            sections.push_str(&format!("\\&{}\n", roff_escape(example)));
+        }
+        sections.push_str(".fi\n");
+    }
+    if !notes.is_empty() {
+        sections.push_str(".SH NOTES\n");
+        sections.push_str(&format!("\\&{}\n", roff_escape(&notes.join(" "))));
+    }
+    sections.push_str(MAN_EXIT_STATUS);
+    sections.push_str(MAN_ENVIRONMENT);
+    let at = find_bytes(&page, b"\n.SH VERSION").map_or(page.len(), |at| at + 1);
+    page.splice(at..at, sections.into_bytes());
+    Ok(page)
+}
+
+/// The EXIT STATUS section of every man page, as the README's "Exit codes" gives them.
+const MAN_EXIT_STATUS: &str = "\
+.SH \"EXIT STATUS\"
+.TP
+\\fB0\\fR
+Every input was processed.
+.TP
+\\fB1\\fR
+Some input could not be read or analyzed: each is named on standard error (and in JSON output
+as an \\fBerror\\fR record); the others were processed.
+.TP
+\\fB2\\fR
+A usage error (a bad option or value: nothing was processed), or output that could not be
+written (the run stopped there, the file named; what \\fBrewrite\\fR and \\fBextract\\fR
+wrote is removed).
+.PP
+A closed pipe ends quietly. Interrupted by SIGINT, SIGTERM or SIGHUP, \\fBrewrite\\fR and
+\\fBextract\\fR remove their temporary files (and \\fBextract\\fR what it wrote) and end by
+the signal (130, 143 or 129 in the shell).
+";
+
+/// The ENVIRONMENT section of every man page: the variables [`output::use_color`] reads.
+const MAN_ENVIRONMENT: &str = "\
+.SH ENVIRONMENT
+Whether \\fBinspect\\fR colours its tree with \\fB\\-\\-color auto\\fR (the default), which
+colours it when standard output is a terminal; \\fB\\-\\-color always\\fR and
+\\fB\\-\\-color never\\fR override all of these.
+.TP
+\\fBNO_COLOR\\fR
+Set to a non\\-empty value: no colour, even with \\fBCLICOLOR_FORCE\\fR
+(https://no\\-color.org).
+.TP
+\\fBCLICOLOR_FORCE\\fR
+Set to a non\\-empty value: colour even when standard output is not a terminal or
+\\fBTERM\\fR is \\fBdumb\\fR.
+.TP
+\\fBCLICOLOR\\fR
+\\fB0\\fR: no colour; another value: colour on a terminal even when \\fBTERM\\fR is unset or
+\\fBdumb\\fR (https://bixense.com/clicolors/).
+.TP
+\\fBTERM\\fR
+Unset or \\fBdumb\\fR: no colour on a terminal (unless \\fBCLICOLOR\\fR or \\fBCI\\fR is set).
+";
+
+/// `text` for a roff text line: backslashes, hyphen-minus signs and quotes escaped, so that
+/// a command reads back as typed (groff would otherwise print a typographic quote for `'`).
+fn roff_escape(text: &str) -> String {
+    text.replace('\\', "\\e")
+        .replace('-', "\\-")
+        .replace('\'', "\\(aq")
+        .replace('`', "\\(ga")
+}
+
+/// The first index of `needle` in `haystack`.
+fn find_bytes(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }
 
 /// Writes `bytes` to stdout.

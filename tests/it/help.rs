@@ -138,3 +138,97 @@ fn the_resolve_example_prints_the_rfc_1808_results() {
         "http://a/b/c/g\nhttp://a/b/g\nhttp://g\n"
     );
 }
+
+/// `mimebase man` and `mimebase man rewrite` have EXIT STATUS, ENVIRONMENT and EXAMPLES
+/// sections; each example of `--help` is one unfilled line of EXAMPLES (`.nf`), with the
+/// text `man` shows (checked by running `man -l` when it is installed).
+#[test]
+fn man_pages_have_exit_status_environment_and_unwrapped_examples() {
+    for (args, help_args) in [
+        (&["man"][..], &["--help"][..]),
+        (&["man", "rewrite"][..], &["rewrite", "--help"][..]),
+    ] {
+        let output = mimebase(args, b"");
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let page = stdout(&output);
+        for section in [
+            ".SH \"EXIT STATUS\"",
+            ".SH ENVIRONMENT",
+            ".SH EXAMPLES\n.nf\n",
+        ] {
+            assert!(page.contains(section), "{args:?}: {section}\n{page}");
+        }
+        assert!(!page.contains(".SH EXTRA"), "{args:?}");
+        for variable in ["NO_COLOR", "CLICOLOR_FORCE", "TERM"] {
+            assert!(page.contains(&format!("\\fB{variable}\\fR")), "{variable}");
+        }
+        for code in ["0", "1", "2"] {
+            assert!(page.contains(&format!(".TP\n\\fB{code}\\fR\n")), "{code}");
+        }
+        let examples_section = page.split(".SH EXAMPLES\n.nf\n").nth(1).unwrap();
+        let (unfilled, _) = examples_section.split_once("\n.fi\n").unwrap();
+        let help = stdout(&mimebase(help_args, b""));
+        let expected = examples(&help);
+        assert_eq!(unfilled.lines().count(), expected.len(), "{unfilled}");
+        if Command::new("man").arg("--version").output().is_err() {
+            continue;
+        }
+        // man at a narrow width: filled text would wrap the long examples.
+        let mut man = Command::new("man")
+            .args(["-l", "-"])
+            .env("MANWIDTH", "50")
+            .env_remove("MAN_KEEP_FORMATTING")
+            .env_remove("MANPAGER")
+            .env_remove("PAGER")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut man.stdin.take().unwrap(), page.as_bytes()).unwrap();
+        let rendered = man.wait_with_output().unwrap();
+        assert!(rendered.status.success(), "{args:?}");
+        let text = String::from_utf8(rendered.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for example in &expected {
+            assert!(
+                lines.contains(&example.as_str()),
+                "{args:?}: `{example}` is not a line of:\n{text}"
+            );
+        }
+    }
+}
+
+/// The bash completion offers the command names after `mimebase man` (run in bash: the
+/// completion function is called as bash calls it), and directories for `extract --dir`
+/// (clap_complete's rendering of `ValueHint::DirPath`: `compopt -o plusdirs`).
+#[test]
+fn bash_completes_man_commands_and_extract_dir() {
+    let script = stdout(&mimebase(&["completions", "bash"], b""));
+    let program = format!(
+        "{script}\nCOMP_WORDS=(mimebase man re); COMP_CWORD=2; COMP_LINE='mimebase man re'; \
+         COMP_POINT=${{#COMP_LINE}}; _mimebase mimebase re man; echo \"${{COMPREPLY[@]}}\""
+    );
+    let output = Command::new("bash")
+        .args(["-c", &program])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let offered = String::from_utf8(output.stdout).unwrap();
+    let mut offered: Vec<&str> = offered.split_whitespace().collect();
+    offered.sort_unstable();
+    assert_eq!(offered, ["resolve", "rewrite"]);
+
+    let extract = script
+        .split("mimebase__subcmd__extract)")
+        .nth(1)
+        .unwrap()
+        .split("\n        mimebase__")
+        .next()
+        .unwrap();
+    let dir_case = extract.split("--dir)").nth(1).unwrap();
+    let dir_case = dir_case.split(";;").next().unwrap();
+    assert!(dir_case.contains("compopt -o plusdirs"), "{dir_case}");
+    assert!(!dir_case.contains("compgen -f"), "{dir_case}");
+}
