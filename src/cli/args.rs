@@ -159,7 +159,7 @@ const COMMAND_NAMES: [&str; 8] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ColorArg {
     /// Colour when stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not
-    /// `dumb` (`CLICOLOR_FORCE` forces it).
+    /// `dumb` (`CLICOLOR_FORCE` set and not `0` forces it).
     Auto,
     /// Always colour.
     Always,

@@ -313,12 +313,12 @@ Set to a non\\-empty value: no colour, even with \\fBCLICOLOR_FORCE\\fR
 (https://no\\-color.org).
 .TP
 \\fBCLICOLOR_FORCE\\fR
-Set to a non\\-empty value: colour even when standard output is not a terminal or
-\\fBTERM\\fR is \\fBdumb\\fR.
+Set to a non\\-empty value other than \\fB0\\fR: colour even when standard output is not a
+terminal or \\fBTERM\\fR is \\fBdumb\\fR (https://bixense.com/clicolors/).
 .TP
 \\fBCLICOLOR\\fR
 \\fB0\\fR: no colour; another value: colour on a terminal even when \\fBTERM\\fR is unset or
-\\fBdumb\\fR (https://bixense.com/clicolors/).
+\\fBdumb\\fR.
 .TP
 \\fBTERM\\fR
 Unset or \\fBdumb\\fR: no colour on a terminal (unless \\fBCLICOLOR\\fR or \\fBCI\\fR is set).

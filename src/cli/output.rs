@@ -31,7 +31,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
@@ -112,16 +112,34 @@ fn needs_escape(c: char) -> bool {
     )
 }
 
-/// Whether to colour stdout for `--color WHEN`: `auto` asks `anstream`, which says yes for a
-/// terminal unless `NO_COLOR` is set (non-empty) or `TERM` is `dumb`, and yes whenever
-/// `CLICOLOR_FORCE` is set.
+/// Whether to colour stdout for `--color WHEN`. `auto`, in this order: no colour when
+/// `NO_COLOR` is set to a non-empty value (<https://no-color.org>); colour when
+/// `CLICOLOR_FORCE` is set to a non-empty value other than `0`
+/// (<https://bixense.com/clicolors/>); no colour when `CLICOLOR` is `0`; else colour when
+/// stdout is a terminal and `TERM` is set and not `dumb` (or `CLICOLOR` is set, or `CI`).
 pub(crate) fn use_color(when: ColorArg) -> bool {
     match when {
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => {
-            anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
-        }
+        ColorArg::Auto => auto_color(io::stdout().is_terminal(), |name| std::env::var_os(name)),
+    }
+}
+
+/// `--color auto`'s choice for a stdout that is a `terminal` or not, the environment read
+/// through `var`.
+fn auto_color(terminal: bool, var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |name: &str| var(name).is_some_and(|value| !value.is_empty());
+    let clicolor = var("CLICOLOR");
+    if set("NO_COLOR") {
+        false
+    } else if var("CLICOLOR_FORCE").is_some_and(|value| !value.is_empty() && value != "0") {
+        true
+    } else if clicolor.as_ref().is_some_and(|value| value == "0") {
+        false
+    } else {
+        let term = var("TERM");
+        let term_colours = term.is_some_and(|term| term != "dumb");
+        terminal && (term_colours || clicolor.is_some() || var("CI").is_some())
     }
 }
 
@@ -556,7 +574,39 @@ fn resolution(url: &UrlRecord, palette: &Palette) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Name, Source, escape};
+    use super::{Name, Source, auto_color, escape};
+
+    /// `--color auto` in each environment, on a terminal and into a pipe. The expected
+    /// values are the rules of <https://bixense.com/clicolors/> and <https://no-color.org>:
+    /// `CLICOLOR_FORCE` forces colour when set and not `0`, `NO_COLOR` (non-empty) wins.
+    #[test]
+    fn auto_color_follows_no_color_and_clicolor() {
+        let cases: &[(&[(&str, &str)], bool, bool)] = &[
+            // (environment, on a terminal, into a pipe)
+            (&[("TERM", "xterm")], true, false),
+            (&[], false, false),
+            (&[("TERM", "dumb")], false, false),
+            (&[("TERM", "xterm"), ("NO_COLOR", "1")], false, false),
+            (&[("TERM", "xterm"), ("NO_COLOR", "")], true, false),
+            (&[("TERM", "xterm"), ("CLICOLOR_FORCE", "1")], true, true),
+            (&[("TERM", "dumb"), ("CLICOLOR_FORCE", "yes")], true, true),
+            (&[("TERM", "xterm"), ("CLICOLOR_FORCE", "0")], true, false),
+            (&[("TERM", "xterm"), ("CLICOLOR_FORCE", "")], true, false),
+            (&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], false, false),
+            (&[("TERM", "xterm"), ("CLICOLOR", "0")], false, false),
+            (&[("CLICOLOR", "0"), ("CLICOLOR_FORCE", "1")], true, true),
+            (&[("TERM", "dumb"), ("CLICOLOR", "1")], true, false),
+        ];
+        for &(env, terminal, pipe) in cases {
+            let var = |name: &str| {
+                env.iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| value.into())
+            };
+            assert_eq!(auto_color(true, var), terminal, "terminal, {env:?}");
+            assert_eq!(auto_color(false, var), pipe, "pipe, {env:?}");
+        }
+    }
 
     #[test]
     fn escapes_controls_backslash_and_bidi_reversibly() {

@@ -645,6 +645,34 @@ fn color_always_never_auto_and_no_color() {
     assert_eq!(explicit.stdout, always.stdout);
 }
 
+/// `CLICOLOR_FORCE` forces colour only when set to a non-empty value other than `0`, and
+/// `NO_COLOR` (non-empty) wins over it: the rules of <https://bixense.com/clicolors/> and
+/// <https://no-color.org>. Into a pipe, so nothing else would colour.
+#[test]
+fn clicolor_force_zero_or_empty_does_not_force_colour() {
+    let file = "samples/forwarded-message.eml";
+    let always = mimebase_env(&["inspect", "--color", "always", file], b"", &[]);
+    let never = mimebase_env(&["inspect", "--color", "never", file], b"", &[]);
+    assert_ne!(always.stdout, never.stdout);
+    for (env, coloured) in [
+        (&[("CLICOLOR_FORCE", "0")][..], false),
+        (&[("CLICOLOR_FORCE", "")][..], false),
+        (&[("CLICOLOR_FORCE", "1")][..], true),
+        (&[("CLICOLOR_FORCE", "yes")][..], true),
+        (&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")][..], true),
+        (&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")][..], false),
+        (
+            &[("CLICOLOR_FORCE", "0"), ("TERM", "xterm-256color")][..],
+            false,
+        ),
+    ] {
+        let output = mimebase_env(&["inspect", "--color", "auto", file], b"", env);
+        assert_eq!(output.status.code(), Some(0), "{env:?}");
+        let expected = if coloured { &always } else { &never };
+        assert_eq!(output.stdout, expected.stdout, "{env:?}");
+    }
+}
+
 #[test]
 fn completions_for_each_shell() {
     for (shell, marker) in [
