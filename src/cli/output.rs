@@ -581,7 +581,9 @@ mod tests {
     /// `CLICOLOR_FORCE` forces colour when set and not `0`, `NO_COLOR` (non-empty) wins.
     #[test]
     fn auto_color_follows_no_color_and_clicolor() {
-        let cases: &[(&[(&str, &str)], bool, bool)] = &[
+        /// Variables and their values.
+        type Env<'a> = &'a [(&'a str, &'a str)];
+        let cases: &[(Env, bool, bool)] = &[
             // (environment, on a terminal, into a pipe)
             (&[("TERM", "xterm")], true, false),
             (&[], false, false),
