@@ -183,7 +183,7 @@ fn write(dir: &Path, extracted: &Extracted, force: bool) -> Result<(), Failure> 
     files.push(("index.json", &index));
     if let Some((bad, _)) = files.iter().find(|(n, _)| !is_single_segment(n)) {
         return Err(Failure::Refused(io::Error::other(format!(
-            "refusing the file name {bad:?}: not one path segment"
+            "refusing the file name \"{bad}\": not one path segment"
         ))));
     }
     create_dirs(dir)?;
