@@ -162,6 +162,13 @@ class Report:
     def diagnostics(self) -> List[Diagnostic]: ...
     def to_dict(self) -> Dict[str, Any]:
         """The `mimebase inspect --json` record without "type" and "path"."""
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> "Report":
+        """The Report whose to_dict() is data (an `inspect --json` record read with json.loads will do)."""
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, Any]]]: ...
 
 @final
 class Record(Mapping[str, Any]):

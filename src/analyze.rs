@@ -616,7 +616,7 @@ fn decode_charset<'a>(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::UnknownCharset,
             message: format!(
-                "unknown charset {label:?}; decoded as a <meta> in the first 1,024 bytes declares, else as UTF-8 or windows-1252"
+                "unknown charset \"{label}\"; decoded as a <meta> in the first 1,024 bytes declares, else as UTF-8 or windows-1252"
             ),
         });
     }

@@ -42,8 +42,10 @@ fn absolute_base(
         _ if has_scheme(&value) => Ok(value.into_owned()),
         (resolver, Some(outer)) => match resolver.resolve(outer, &value) {
             Ok(url) if has_scheme(&url) => Ok(url),
-            Ok(url) => Err(format!("its resolution {url:?} is relative")),
-            Err(error) => Err(format!("it cannot be resolved against {outer:?}: {error}")),
+            Ok(url) => Err(format!("its resolution \"{url}\" is relative")),
+            Err(error) => Err(format!(
+                "it cannot be resolved against \"{outer}\": {error}"
+            )),
         },
         (_, None) => Err("it is relative and there is no base to resolve it against".to_owned()),
     }
@@ -115,7 +117,7 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
             diagnostics.push(Diagnostic {
                 part: None,
                 kind: DiagnosticKind::UnusableRetrievalUrl,
-                message: format!("retrieval URL {url:?} has no scheme; it is not used"),
+                message: format!("retrieval URL \"{url}\" has no scheme; it is not used"),
             });
             fallback()
         }
@@ -157,7 +159,7 @@ pub(crate) fn header_base(
             diagnose(
                 DiagnosticKind::DuplicateBaseHeader,
                 format!(
-                    "{name} occurs more than once; the first counts, {:?} is ignored",
+                    "{name} occurs more than once; the first counts, \"{}\" is ignored",
                     second.value
                 ),
             );
@@ -185,7 +187,7 @@ pub(crate) fn header_base(
             }
             Err(problem) => diagnose(
                 DiagnosticKind::UnusableBaseHeader,
-                format!("{name} {value:?} is not used as a base: {problem}"),
+                format!("{name} \"{value}\" is not used as a base: {problem}"),
             ),
         }
     }
@@ -233,7 +235,7 @@ pub(crate) fn content_base(
         encoding,
     ) {
         Ok(url) if has_fetchless_scheme(&url) => {
-            format!("its scheme cannot give a document's base URL ({url:?})")
+            format!("its scheme cannot give a document's base URL (\"{url}\")")
         }
         Ok(url) => {
             return Some(BaseRecord {
@@ -248,7 +250,7 @@ pub(crate) fn content_base(
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::UnusableHtmlBase,
         message: format!(
-            "<base href={href:?}> is not used: {problem}; the header-level base is used instead"
+            "<base href=\"{href}\"> is not used: {problem}; the header-level base is used instead"
         ),
     });
     None

@@ -134,7 +134,7 @@ impl<'a> Linker<'a> {
                         part: Some(url.part.clone()),
                         kind: DiagnosticKind::UnmatchedCid,
                         message: format!(
-                            "{:?} names no Content-ID of this message (a broken inline image)",
+                            "\"{}\" names no Content-ID of this message (a broken inline image)",
                             url.reference
                         ),
                     });

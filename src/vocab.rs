@@ -175,7 +175,7 @@ impl FieldName {
 
 /// The error of parsing a name that is not in a vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} {name:?}: expected one of {expected}")]
+#[error("unknown {what} \"{name}\": expected one of {expected}")]
 pub struct UnknownName {
     /// What kind of name was expected (`"resolver"`, `"header field"`, …).
     pub what: &'static str,

@@ -15,6 +15,7 @@
     clippy::panic
 )]
 
+mod args;
 mod records;
 mod scan;
 
@@ -73,8 +74,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   each part that lost some has a ``url_limit`` diagnostic, and ``rewrite`` leaves such a
 ///   part unchanged. It bounds the memory one message takes.
 ///
-/// An unknown option value raises ``ValueError`` naming the option; a value of the wrong type
-/// raises ``TypeError``. Problems in a message never raise: they are ``Report.diagnostics``.
+/// An error about an argument starts with its name (``max_urls: must be at least 0,
+/// got -1``): a value of the wrong type raises ``TypeError``, a value out of range (a
+/// negative count, ``jobs`` below 1) or an unknown option value ``ValueError``. Problems in a message never raise: they are ``Report.diagnostics``.
 /// The functions release the GIL while the engine works, so threads analyze in parallel.
 #[pymodule]
 #[pyo3(name = "mimebase")]
@@ -114,22 +116,23 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     data,
     *,
     retrieval_url = None,
-    resolver = "rfc1808",
-    profile = "default",
-    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    resolver = Resolver::Rfc1808,
+    profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
-))]
+),
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+)]
 fn analyze(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    retrieval_url: Option<String>,
-    resolver: &str,
-    profile: &str,
-    max_message_bytes: u64,
-    max_urls: usize,
+    #[pyo3(from_py_with = args::retrieval_url)] retrieval_url: Option<String>,
+    #[pyo3(from_py_with = args::resolver)] resolver: Resolver,
+    #[pyo3(from_py_with = args::profile)] profile: Profile,
+    #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
+    #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
 ) -> PyResult<Report> {
-    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
+    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "analyze")?;
@@ -150,22 +153,23 @@ fn analyze(
     data,
     *,
     retrieval_url = None,
-    resolver = "rfc1808",
-    profile = "default",
-    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    resolver = Resolver::Rfc1808,
+    profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
-))]
+),
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+)]
 fn rewrite<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
-    retrieval_url: Option<String>,
-    resolver: &str,
-    profile: &str,
-    max_message_bytes: u64,
-    max_urls: usize,
+    #[pyo3(from_py_with = args::retrieval_url)] retrieval_url: Option<String>,
+    #[pyo3(from_py_with = args::resolver)] resolver: Resolver,
+    #[pyo3(from_py_with = args::profile)] profile: Profile,
+    #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
+    #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
+    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "rewrite")?;
@@ -187,19 +191,30 @@ fn rewrite<'py>(
 /// >>> resolve("http://a/b/c/d;p?q", "../g")
 /// 'http://a/b/g'
 #[pyfunction]
-#[pyo3(signature = (base, reference, resolver = "rfc1808"))]
-fn resolve(base: &str, reference: &str, resolver: &str) -> PyResult<String> {
-    parse_resolver(resolver)?
-        .resolve(base, reference)
+#[pyo3(
+    signature = (base, reference, resolver = Resolver::Rfc1808),
+    text_signature = "(base, reference, resolver='rfc1808')"
+)]
+fn resolve(
+    #[pyo3(from_py_with = args::base)] base: String,
+    #[pyo3(from_py_with = args::reference)] reference: String,
+    #[pyo3(from_py_with = args::resolver)] resolver: Resolver,
+) -> PyResult<String> {
+    resolver
+        .resolve(&base, &reference)
         .map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
 /// Everything ``analyze`` found in one message.
 ///
+/// Reports compare equal when they hold the same records (``==``; not hashable), and pickle:
+/// a report is rebuilt by ``Report.from_dict`` from its ``to_dict()``.
+///
 /// ``entities``, ``urls`` and ``diagnostics`` are new lists of ``Entity``, ``Url`` and
 /// ``Diagnostic`` at each access; ``to_dict()`` is the same report as the JSON the
 /// ``mimebase`` command writes.
-#[pyclass(module = "mimebase", frozen)]
+#[pyclass(module = "mimebase", frozen, eq)]
+#[derive(PartialEq)]
 struct Report {
     report: mimebase::Report,
 }
@@ -250,6 +265,33 @@ impl Report {
     /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         records::to_python(py, &self.report)
+    }
+
+    /// The ``Report`` whose ``to_dict()`` is ``data`` (a mapping of the same keys and values,
+    /// e.g. the JSON of ``mimebase inspect --json`` read with ``json.loads``, whose ``"type"``
+    /// and ``"path"`` keys are ignored). Raises ``ValueError`` naming what is missing or wrong,
+    /// ``TypeError`` for ``data`` that is not JSON-serializable.
+    #[staticmethod]
+    fn from_dict(data: &Bound<'_, PyAny>) -> PyResult<Report> {
+        let py = data.py();
+        let text = py
+            .import("json")?
+            .call_method1("dumps", (data,))
+            .map_err(|error| PyTypeError::new_err(format!("data: not a report's dict: {error}")))?;
+        let text: String = text.extract()?;
+        let report = serde_json::from_str(&text).map_err(|error| {
+            PyValueError::new_err(format!("data: not a report's dict: {error}"))
+        })?;
+        Ok(Report { report })
+    }
+
+    /// Pickling: the report is rebuilt by ``Report.from_dict`` from its ``to_dict()``.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let rebuild = py.get_type::<Report>().getattr("from_dict")?;
+        Ok((rebuild, (self.to_dict(py)?,)))
     }
 
     fn __repr__(&self) -> String {
@@ -508,40 +550,12 @@ fn wire_name<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// The library's options for the keyword arguments shared by `analyze`, `rewrite` and `scan`.
-fn options(retrieval_url: Option<String>, resolver: &str, profile: &str) -> PyResult<Options> {
-    let options = Options::new()
-        .with_resolver(parse_resolver(resolver)?)
-        .with_profile(parse_profile(profile)?);
-    Ok(match retrieval_url {
+fn options(retrieval_url: Option<String>, resolver: Resolver, profile: Profile) -> Options {
+    let options = Options::new().with_resolver(resolver).with_profile(profile);
+    match retrieval_url {
         Some(url) => options.with_retrieval_url(url),
         None => options,
-    })
-}
-
-/// A resolver by its name (`"rfc1808"`, …: the library's `FromStr`, as the CLI's `--resolver`
-/// reads it).
-fn parse_resolver(name: &str) -> PyResult<Resolver> {
-    name.parse()
-        .map_err(|_| unknown_value("resolver", name, Resolver::NAMES))
-}
-
-/// A profile by its name (`"default"`, …: the library's `FromStr`, as the CLI's `--profile`
-/// reads it).
-fn parse_profile(name: &str) -> PyResult<Profile> {
-    name.parse()
-        .map_err(|_| unknown_value("profile", name, Profile::NAMES))
-}
-
-/// The `ValueError` for an option value that is not one of `names`.
-fn unknown_value(option: &str, value: &str, names: &[&str]) -> PyErr {
-    let expected = names
-        .iter()
-        .map(|name| format!("{name:?}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    PyValueError::new_err(format!(
-        "{option}: unknown value {value:?}; expected one of {expected}"
-    ))
+    }
 }
 
 /// Checks that `raw` is what `analyze` and `rewrite` take, one message no larger than `limit`

@@ -9,16 +9,17 @@
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString};
 
 use mimebase::mailbox::{Roots, Walker};
 use mimebase::scan::{Batch, Records, ScanLine, Scanned};
+use mimebase::{Profile, Resolver};
 
-use crate::options;
 use crate::records::Record;
+use crate::{args, options};
 
 /// Reads and analyzes every message found under ``paths`` and yields one ``Record`` per
 /// message, in input order (whatever ``jobs`` is), lazily.
@@ -58,32 +59,32 @@ use crate::records::Record;
 /// ``dict(record)``) is such a ``dict``, and ``record.to_json()`` the line itself. Unreadable
 /// inputs never raise.
 ///
-/// Raises ``ValueError`` for ``jobs`` below 1 or an unknown ``resolver`` or ``profile``.
+/// Raises ``ValueError`` for ``jobs`` below 1, a negative ``max_message_bytes`` or
+/// ``max_urls``, or an unknown ``resolver`` or ``profile``, and ``TypeError`` for an argument
+/// of the wrong type; each message starts with the argument's name.
 #[pyfunction]
 #[pyo3(signature = (
     paths,
     *,
     jobs = None,
     retrieval_url = None,
-    resolver = "rfc1808",
-    profile = "default",
-    // 64 MiB, written out: Python's signature shows a literal, and `...` for an expression.
+    resolver = Resolver::Rfc1808,
+    profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
-))]
+),
+text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+)]
 pub(crate) fn scan(
     paths: &Bound<'_, PyAny>,
-    jobs: Option<usize>,
-    retrieval_url: Option<String>,
-    resolver: &str,
-    profile: &str,
-    max_message_bytes: u64,
-    max_urls: usize,
+    #[pyo3(from_py_with = args::jobs)] jobs: Option<usize>,
+    #[pyo3(from_py_with = args::retrieval_url)] retrieval_url: Option<String>,
+    #[pyo3(from_py_with = args::resolver)] resolver: Resolver,
+    #[pyo3(from_py_with = args::profile)] profile: Profile,
+    #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
+    #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
 ) -> PyResult<Scan> {
-    let options = options(retrieval_url, resolver, profile)?.with_max_urls(max_urls);
-    if jobs == Some(0) {
-        return Err(PyValueError::new_err("jobs: must be at least 1"));
-    }
+    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
     let paths = path_list(paths)?;
     let mut batch = Batch::new(Walker::new(Roots::new(paths, None)), options)
         .with_max_message_bytes(max_message_bytes);
@@ -106,7 +107,13 @@ fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     {
         return Ok(vec![one_path(paths)?]);
     }
-    paths.try_iter()?.map(|path| one_path(&path?)).collect()
+    let Ok(items) = paths.try_iter() else {
+        return Err(PyTypeError::new_err(format!(
+            "paths: expected a path (str, bytes or os.PathLike) or an iterable of them, got {}",
+            args::type_name(paths)
+        )));
+    };
+    items.map(|path| one_path(&path?)).collect()
 }
 
 /// One path (`str`, `bytes` or `os.PathLike` of either), as `open` reads it: on POSIX systems
@@ -118,13 +125,23 @@ fn one_path(path: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
         use std::os::unix::ffi::OsStrExt;
         static FSENCODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let fsencode = FSENCODE.import(path.py(), "os", "fsencode")?;
-        let encoded = fsencode.call1((path,))?;
+        let encoded = fsencode.call1((path,)).map_err(|error| {
+            PyTypeError::new_err(format!(
+                "paths: expected str, bytes or os.PathLike, got {} ({error})",
+                args::type_name(path)
+            ))
+        })?;
         let bytes = encoded.cast::<PyBytes>()?;
         Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes.as_bytes())))
     }
     #[cfg(not(unix))]
     {
-        path.extract()
+        path.extract().map_err(|error| {
+            PyTypeError::new_err(format!(
+                "paths: expected str, bytes or os.PathLike, got {} ({error})",
+                args::type_name(path)
+            ))
+        })
     }
 }
 

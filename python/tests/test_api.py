@@ -65,6 +65,121 @@ def test_scan_rejects_bad_options():
         mimebase.scan([], resolver="x")
 
 
+# Every keyword (and resolve's positional arguments) with a value of the wrong type and one
+# out of range: the error's message starts with the argument's name.
+WRONG_TYPES = [
+    ("retrieval_url", 5),
+    ("retrieval_url", b"http://a/"),
+    ("resolver", 1808),
+    ("resolver", None),
+    ("profile", b"default"),
+    ("max_message_bytes", "64M"),
+    ("max_message_bytes", 1.5),
+    ("max_message_bytes", None),
+    ("max_urls", "10"),
+    ("max_urls", True),
+]
+OUT_OF_RANGE = [
+    ("max_message_bytes", -1),
+    ("max_message_bytes", 2**64),
+    ("max_urls", -1),
+    ("max_urls", 2**64),
+    ("resolver", "RFC1808"),
+    ("profile", ""),
+]
+
+
+@pytest.mark.parametrize("function", [mimebase.analyze, mimebase.rewrite])
+@pytest.mark.parametrize("option, value", WRONG_TYPES)
+def test_an_argument_of_the_wrong_type_raises_type_error_naming_it(function, option, value):
+    with pytest.raises(TypeError, match=f"^{option}: expected "):
+        function(MESSAGE, **{option: value})
+
+
+@pytest.mark.parametrize("function", [mimebase.analyze, mimebase.rewrite])
+@pytest.mark.parametrize("option, value", OUT_OF_RANGE)
+def test_an_argument_out_of_range_raises_value_error_naming_it(function, option, value):
+    with pytest.raises(ValueError, match=f"^{option}: "):
+        function(MESSAGE, **{option: value})
+
+
+@pytest.mark.parametrize(
+    "option, value, error",
+    [(o, v, TypeError) for o, v in WRONG_TYPES]
+    + [(o, v, ValueError) for o, v in OUT_OF_RANGE]
+    + [("jobs", "2", TypeError), ("jobs", 1.0, TypeError), ("jobs", 0, ValueError), ("jobs", -1, ValueError)],
+)
+def test_scan_arguments_name_themselves_in_errors(tmp_path, option, value, error):
+    with pytest.raises(error, match=f"^{option}: "):
+        mimebase.scan([tmp_path], **{option: value})
+    with pytest.raises(TypeError, match="^paths: "):
+        mimebase.scan(5)
+    with pytest.raises(TypeError, match="^paths: "):
+        mimebase.scan([tmp_path, 5])
+
+
+def test_resolve_arguments_name_themselves_in_errors():
+    with pytest.raises(TypeError, match="^base: expected str, got bytes"):
+        mimebase.resolve(b"http://a/", "b")
+    with pytest.raises(TypeError, match="^reference: expected str, got int"):
+        mimebase.resolve("http://a/", 5)
+    with pytest.raises(TypeError, match="^resolver: expected str, got NoneType"):
+        mimebase.resolve("http://a/", "b", resolver=None)
+    with pytest.raises(ValueError, match="^resolver: unknown value"):
+        mimebase.resolve("http://a/", "b", "x")
+    assert mimebase.resolve(base="http://a/b", reference="c", resolver="rfc3986") == "http://a/c"
+
+
+def test_the_largest_counts_are_accepted():
+    assert mimebase.analyze(MESSAGE, max_message_bytes=2**64 - 1, max_urls=0).urls == []
+    assert mimebase.analyze(MESSAGE, max_message_bytes=len(MESSAGE)).complete
+    with pytest.raises(ValueError, match="^data: "):
+        mimebase.analyze(MESSAGE, max_message_bytes=len(MESSAGE) - 1)
+
+
+def test_reports_compare_by_value_and_pickle():
+    import copy
+    import json
+    import pickle
+
+    report = mimebase.analyze(MESSAGE)
+    assert report == mimebase.analyze(MESSAGE)
+    assert report != mimebase.analyze(MESSAGE, resolver="whatwg", retrieval_url="http://r/")
+    assert report != mimebase.analyze(MESSAGE + b"<a href=x>")
+    assert report != report.to_dict() and report != None  # noqa: E711
+    with pytest.raises(TypeError):
+        hash(report)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(report, protocol))
+        assert type(again) is mimebase.Report
+        assert again == report and again.to_dict() == report.to_dict()
+    assert copy.deepcopy(report) == report
+    # from_dict reads what `inspect --json` writes (its "type" and "path" keys ignored).
+    line = dict(report.to_dict(), type="message", path="-")
+    assert mimebase.Report.from_dict(json.loads(json.dumps(line))) == report
+    with pytest.raises(ValueError, match="^data: not a report"):
+        mimebase.Report.from_dict({"entities": []})
+    with pytest.raises(TypeError, match="^data: not a report"):
+        mimebase.Report.from_dict({"entities": object()})
+
+
+def test_scan_takes_str_bytes_and_path_like_paths(tmp_path):
+    import os
+
+    class PathLike:
+        def __init__(self, path):
+            self.path = path
+
+        def __fspath__(self):
+            return self.path
+
+    (tmp_path / "a.eml").write_bytes(MESSAGE)
+    path = tmp_path / "a.eml"
+    expected = [r.to_dict() for r in mimebase.scan(str(path))]
+    for given in [path, os.fsencode(path), PathLike(str(path)), PathLike(os.fsencode(path)), [path], (os.fsencode(path),)]:
+        assert [r.to_dict() for r in mimebase.scan(given)] == expected, given
+
+
 def test_max_urls_leaves_urls_out_with_a_diagnostic_and_rewrite_leaves_the_part(tmp_path):
     raw = MESSAGE + b'<a href="b.html">b</a><a href="c.html">c</a>'
     assert len(mimebase.analyze(raw).urls) == 4

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::output::escape;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum, ValueHint};
 use mimebase::{Options, Profile, Resolver};
@@ -388,15 +389,18 @@ impl ResolutionArgs {
         };
         if !mimebase::url::has_scheme(url) {
             return Err(format!(
-                "--retrieval-url {url:?} is not an absolute URL (it has no scheme)"
+                "--retrieval-url \"{}\" is not an absolute URL (it has no scheme)",
+                escape(url)
             ));
         }
         let resolver = self.resolver;
         match resolver.resolve(url, "") {
             Ok(_) => Ok(()),
             Err(error) => Err(format!(
-                "--retrieval-url {url:?} is not usable as a base ({}): {error}",
-                resolver.name()
+                "--retrieval-url \"{}\" is not usable as a base ({}): {}",
+                escape(url),
+                resolver.name(),
+                escape(&error.to_string())
             )),
         }
     }
@@ -481,9 +485,12 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (number, suffix) = text.split_at(digits);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a size in bytes (e.g. 1048576, 64M, 1G)"))?;
+    let number: u64 = number.parse().map_err(|_| {
+        format!(
+            "\"{}\" is not a size in bytes (e.g. 1048576, 64M, 1G)",
+            escape(text)
+        )
+    })?;
     let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
         "" => 1,
         "k" | "kib" => 1 << 10,
@@ -494,13 +501,14 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
         "gb" => 1_000_000_000,
         _ => {
             return Err(format!(
-                "unknown size suffix {suffix:?} (K, M, G, KB, MB, GB)"
+                "unknown size suffix \"{}\" (K, M, G, KB, MB, GB)",
+                escape(suffix)
             ));
         }
     };
     number
         .checked_mul(unit)
-        .ok_or_else(|| format!("{text:?} is more bytes than can be counted"))
+        .ok_or_else(|| format!("\"{}\" is more bytes than can be counted", escape(text)))
 }
 
 #[cfg(test)]

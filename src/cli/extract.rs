@@ -1,7 +1,9 @@
 //! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
 //! with `OUT/index.json`; the path of the main HTML page on stdout (escaped as all text
 //! output is). Exit code 1 when the message cannot be read (also when a file exists and
-//! `--force` is not given); 2 when a file cannot be written.
+//! `--force` is not given); 2 when a file cannot be written, or when OUT (or a directory
+//! above it, or a message's `OUT/OFFSET/`) is a file: the error then names that path as not
+//! a directory. Every error names the path it is about.
 //!
 //! An mbox input (its first five bytes `From `, read by [`mimebase::mailbox`] as every
 //! command reads it) that holds more than one message gives each message a directory of its
@@ -109,6 +111,15 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 );
                 return ExitCode::from(EXIT_USAGE);
             }
+            Err(Failure::NotADirectory(path)) => {
+                write::remove_all();
+                eprintln!(
+                    "mimebase: {}: not a directory (a file of that name exists); removed what \
+                     this run had written",
+                    escape(&path.display().to_string()),
+                );
+                return ExitCode::from(EXIT_USAGE);
+            }
         }
         if let Some(root) = &extracted.root {
             let stdout = io::stdout();
@@ -145,6 +156,9 @@ enum Failure {
     /// A file or directory could not be written: what the run wrote is removed and the run
     /// stops, exit code 2.
     Write(PathBuf, io::Error),
+    /// OUT, or a directory above it, or a message's directory in it, exists and is not a
+    /// directory: handled as [`Failure::Write`], and said so, naming that path.
+    NotADirectory(PathBuf),
 }
 
 /// Creates `dir` and the missing directories above it, each registered as written by this
@@ -154,6 +168,10 @@ fn create_dirs(dir: &Path) -> Result<(), Failure> {
     let mut next = Some(dir);
     while let Some(path) = next.filter(|p| !p.as_os_str().is_empty()) {
         if fs::symlink_metadata(path).is_ok() {
+            // `is_dir` follows a symbolic link: a link to a directory is written into.
+            if !path.is_dir() {
+                return Err(Failure::NotADirectory(path.to_path_buf()));
+            }
             break;
         }
         missing.push(path);
@@ -183,7 +201,7 @@ fn write(dir: &Path, extracted: &Extracted, force: bool) -> Result<(), Failure> 
     files.push(("index.json", &index));
     if let Some((bad, _)) = files.iter().find(|(n, _)| !is_single_segment(n)) {
         return Err(Failure::Refused(io::Error::other(format!(
-            "refusing the file name {bad:?}: not one path segment"
+            "refusing the file name \"{bad}\": not one path segment"
         ))));
     }
     create_dirs(dir)?;

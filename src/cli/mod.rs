@@ -157,19 +157,20 @@ fn run_resolve(args: &ResolveArgs) -> ExitCode {
             Ok(url) if !mimebase::url::has_scheme(&url) => {
                 // Only rfc3986 resolves against a base without a scheme (§5.2.2 as written).
                 eprintln!(
-                    "mimebase: {url:?} is a relative reference: the base {:?} has no scheme",
-                    args.base
+                    "mimebase: \"{}\" is a relative reference: the base \"{}\" has no scheme",
+                    escape(&url),
+                    escape(&args.base)
                 );
                 url
             }
             Ok(url) => url,
             Err(error) => {
                 eprintln!(
-                    "mimebase: {} against {} ({}): {}",
-                    escape(&format!("{reference:?}")),
-                    escape(&format!("{:?}", args.base)),
+                    "mimebase: \"{}\" against \"{}\" ({}): {}",
+                    escape(reference),
+                    escape(&args.base),
                     resolver.name(),
-                    error
+                    escape(&error.to_string())
                 );
                 failed = true;
                 String::new()
@@ -224,7 +225,7 @@ fn run_man(args: &ManArgs) -> ExitCode {
         None => command,
         Some(name) => match command.find_subcommand(name) {
             Some(sub) => sub.clone(),
-            None => usage_error(&format!("no command named {name:?}")),
+            None => usage_error(&format!("no command named \"{}\"", escape(name))),
         },
     };
     match man_page(page) {

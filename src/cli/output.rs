@@ -21,6 +21,10 @@
 //! Every other character is written as it is. JSON output needs none of this: JSON strings
 //! escape controls already.
 //!
+//! A diagnostic's message holds the text it quotes as it is, between plain double quotes
+//! (`Content-Base "rel<ESC>/" is not used as a base: …`); the escaping is done once, here,
+//! when the message is printed as text (`Content-Base "rel\x1b/" …`).
+//!
 //! An input's name is a path, whose bytes need not be UTF-8 (a Latin-1 file name on Linux).
 //! Each byte of it that is not part of a UTF-8 character is written `\xHH` (`\x80`–`\xff`),
 //! as in a Rust byte string literal, and the rest as above ([`Name::escaped`]): `a\xff.eml`

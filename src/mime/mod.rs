@@ -315,7 +315,7 @@ fn read_entity(
             diagnostics,
             DiagnosticKind::MalformedHeader,
             format!(
-                "line at byte {} is not a header field: {shown:?}{}; skipped, the fields after it are read{more}",
+                "line at byte {} is not a header field: \"{shown}\"{}; skipped, the fields after it are read{more}",
                 skipped.first.start,
                 if line.len() > 60 { "…" } else { "" },
             ),
@@ -349,7 +349,7 @@ fn read_entity(
                 diagnostics,
                 DiagnosticKind::BadContentType,
                 format!(
-                    "Content-Type {:?} is not type/subtype followed by parameters; read as text/plain",
+                    "Content-Type \"{}\" is not type/subtype followed by parameters; read as text/plain",
                     field.value
                 ),
             );
@@ -375,7 +375,7 @@ fn read_entity(
                 diagnose(
                     diagnostics,
                     DiagnosticKind::UnknownTransferEncoding,
-                    format!("unknown Content-Transfer-Encoding {other:?}; body used as it is"),
+                    format!("unknown Content-Transfer-Encoding \"{other}\"; body used as it is"),
                 );
                 TransferEncoding::Unknown
             }

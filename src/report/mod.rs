@@ -26,6 +26,15 @@
 //!   `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
 //!   `--max-message-bytes`) and a `message`.
 //!
+//! **Offsets.** The rule is the same in every command: a record that stands for a message
+//! says where it starts. In `scan` lines and in `error` records (of every command) `offset`
+//! is always present: the number whenever it is known (0 for a file that is one message,
+//! that of the `From ` line for a message of an mbox file, the first one included), and
+//! `null` only when nothing could be read of the path (then `format` is `null` too: there is
+//! no message to place). In the `message` and `url` records of `inspect` and `urls`, which
+//! always stand for a message that was read, `offset` is left out for a message that starts
+//! its file, so a missing `offset` there means 0.
+//!
 //! The input is named by a `path` field in every record of every command (`scan` included).
 //! A JSON string is Unicode, so a path whose bytes are not UTF-8 (a file name in Latin-1 on
 //! Linux) has each invalid byte as U+FFFD in `path`, and `a\xff.eml` and `a\xfe.eml` would

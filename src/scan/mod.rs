@@ -16,7 +16,11 @@
 //!   ([`ScanErrorKind`]) and a `message` for people.
 //!
 //! The [`Source`] fields are `path`, `path_bytes` (optional), `format`, `offset` and
-//! `length`. `path` is a JSON string, so a path whose bytes are not UTF-8 (a file name written
+//! `length`. `offset` and `length` are numbers whenever they are known, `offset` 0 for a file
+//! that is one message; an `error` line has `null` for what is unknown (`format` and
+//! `offset` are `null` only for a path of which nothing could be read). The `error` records of
+//! `inspect --json` and `urls --json` are these lines, field for field (the
+//! [`report`](crate::report) module states the rule for every command). `path` is a JSON string, so a path whose bytes are not UTF-8 (a file name written
 //! in Latin-1 on Linux, say) has each invalid byte as U+FFFD there, and two such files
 //! (`a\xff.eml`, `a\xfe.eml`) would read alike: such a line also has `path_bytes`, the path's
 //! bytes as an array of integers 0-255 (`"path_bytes": [97,255,46,101,109,108]`), by which a

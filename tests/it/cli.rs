@@ -401,6 +401,48 @@ fn diagnostics_and_names_are_escaped_on_stderr() {
     assert!(stderr(&output).contains("no/such\\x1b]0;x\\x07.eml"));
 }
 
+/// A diagnostic quotes message text with plain quotes and is escaped once, by the text
+/// output's table (src/cli/output.rs): `\x1b`, never Rust's Debug `\u{1b}` escaped again.
+/// The expected lines are that table applied by hand (no external oracle).
+#[test]
+fn diagnostics_are_escaped_once() {
+    let message = b"Content-Base: rel\x1b[31m/\nContent-Type: text/html\n\n<a href=\"x\">a</a>\n";
+    let output = mimebase(&["inspect", "--color", "never"], message);
+    assert_no_controls(&output.stdout, b"\n");
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "\n  ! Content-Base \"rel\\x1b[31m/\" is not used as a base: it is relative and \
+             there is no base to resolve it against\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("u{1b}"), "{text}");
+    // JSON keeps the raw text: one ESC, in quotes, escaped by JSON alone.
+    let output = mimebase(&["inspect", "--json"], message);
+    let lines = json_lines(&output);
+    assert_eq!(
+        lines[0]["diagnostics"][0]["message"],
+        "Content-Base \"rel\u{1b}[31m/\" is not used as a base: it is relative and there is \
+         no base to resolve it against"
+    );
+    // resolve: the reference, the base and the error, each escaped once.
+    let output = mimebase(&["resolve", "x\x1bb", "y\x1bz"], b"");
+    assert_eq!(output.status.code(), Some(1));
+    assert_no_controls(&output.stderr, b"\n");
+    assert_eq!(
+        stderr(&output),
+        "mimebase: \"y\\x1bz\" against \"x\\x1bb\" (rfc1808): base URL has no scheme\n"
+    );
+    // rfc3986 resolves against a base without a scheme, with a note on stderr.
+    let output = mimebase(&["resolve", "--resolver", "rfc3986", "/a\x1b/", "b"], b"");
+    assert_no_controls(&output.stderr, b"\n");
+    assert_eq!(
+        stderr(&output),
+        "mimebase: \"/a\\x1b/b\" is a relative reference: the base \"/a\\x1b/\" has no scheme\n"
+    );
+}
+
 #[test]
 fn resolve_output_is_escaped() {
     let output = mimebase(&["resolve", "http://a/", "x\x1by"], b"");

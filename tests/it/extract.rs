@@ -210,6 +210,54 @@ fn existing_files_are_kept_without_force() {
     }
 }
 
+/// OUT (or a directory above it, or a message's `OUT/OFFSET/`) that is a file: the error
+/// names that path and says it is not a directory, rather than the operating system's
+/// error on a file below it; nothing is written and the file is kept (exit code 2, as for
+/// any directory that cannot be made).
+#[test]
+fn out_that_is_a_file_is_named_as_not_a_directory() {
+    let parent = workdir("out-is-a-file");
+    let file = parent.join("file");
+    fs::write(&file, b"keep").unwrap();
+    let sample = parent.join("one.eml");
+    fs::write(&sample, b"Content-Type: text/html\n\n<p>a</p>\n").unwrap();
+    let mbox = parent.join("two.mbox");
+    fs::write(
+        &mbox,
+        b"From a\nContent-Type: text/html\n\n<p>a</p>\n\nFrom b\nContent-Type: text/html\n\n<p>b</p>\n",
+    )
+    .unwrap();
+    let mbox_out = parent.join("mbox-out");
+    fs::create_dir_all(&mbox_out).unwrap();
+    fs::write(mbox_out.join("0"), b"keep").unwrap();
+    for (input, dir, named) in [
+        (&sample, file.clone(), file.clone()),
+        (&sample, file.join("sub"), file.clone()),
+        (&mbox, mbox_out.clone(), mbox_out.join("0")),
+    ] {
+        let output = mimebase(
+            &[
+                "extract",
+                input.to_str().unwrap(),
+                "--dir",
+                dir.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "mimebase: {}: not a directory (a file of that name exists); removed what this \
+                 run had written\n",
+                named.display()
+            )
+        );
+        assert_eq!(fs::read(&named).unwrap(), b"keep");
+    }
+    assert_eq!(tree(&mbox_out).len(), 1, "nothing else written");
+}
+
 #[test]
 fn html_mail_images_point_at_their_files() {
     let raw = fs::read(root().join("samples/html-mail-inline-images.eml")).unwrap();

@@ -608,3 +608,44 @@ fn a_long_header_line_does_not_cost_the_fields_after_it() {
     assert_eq!(record["diagnostics"], serde_json::json!([]));
     assert_eq!(record["complete"], true);
 }
+
+/// The `error` records of `inspect --json` and `urls --json` are `scan`'s, field for field:
+/// `offset` is always there, a number whenever it is known (0 for a file that is one message,
+/// that of the `From ` line for a message of an mbox file, the first one included), and
+/// `null` only with `"format": null`, for a path of which nothing could be read. (Unlike a
+/// `message` or `url` record, where a missing `offset` means 0.)
+#[test]
+fn error_records_give_the_offset_as_scan_does() {
+    let dir = workdir("error-offsets");
+    let big = dir.join("big.eml");
+    std::fs::write(&big, message_of(3000)).unwrap();
+    let mbox = dir.join("two.mbox");
+    let mut two = b"From a\n".to_vec();
+    two.extend(message_of(3000));
+    two.extend(b"\nFrom b\n");
+    two.extend(message_of(3000));
+    std::fs::write(&mbox, &two).unwrap();
+    let (big, mbox) = (big.to_str().unwrap(), mbox.to_str().unwrap());
+    let inputs = [big, mbox, "no/such.eml"];
+    let limit = ["--max-message-bytes", "2K"];
+    let scan = json_lines(&mimebase(&[&["scan"][..], &limit, &inputs].concat(), b""));
+    let errors = |lines: Vec<serde_json::Value>| -> Vec<serde_json::Value> {
+        lines.into_iter().filter(|l| l["type"] == "error").collect()
+    };
+    let scan = errors(scan);
+    assert_eq!(scan.len(), 4);
+    let offsets: Vec<_> = scan.iter().map(|l| l["offset"].clone()).collect();
+    let second = 7 + 3000 + 1;
+    assert_eq!(
+        offsets,
+        [0.into(), 0.into(), second.into(), serde_json::Value::Null]
+    );
+    assert_eq!(scan[3]["format"], serde_json::Value::Null);
+    for command in ["inspect", "urls"] {
+        let lines = json_lines(&mimebase(
+            &[&[command, "--json"][..], &limit, &inputs].concat(),
+            b"",
+        ));
+        assert_eq!(errors(lines), scan, "{command}");
+    }
+}
