@@ -45,11 +45,12 @@ Examples:
 Text output escapes control characters: see `mimebase urls --help`.")]
     Inspect(InspectArgs),
     /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
-    /// is empty when the URL could not be resolved. With more than one input, each line
-    /// starts with the input's name and a tab; for a message of an mbox after the first,
-    /// the name is followed by `:OFFSET` (the byte offset of its `From ` line, as `grep -b`
-    /// writes it). An mbox input (one whose first bytes are `From `) is split into its
-    /// messages, each resolved against its own bases.
+    /// is empty when the URL could not be resolved. With more than one input, or a directory,
+    /// each line starts with the input file's name and a tab; for a message of an mbox after
+    /// the first, the name is followed by `:OFFSET` (the byte offset of its `From ` line, as
+    /// `grep -b` writes it). An mbox input (one whose first bytes are `From `) is split into
+    /// its messages, each resolved against its own bases; a directory or Maildir is walked as
+    /// `scan` walks it.
     ///
     /// Text output is escaped so that no control character reaches the terminal and every
     /// line reads back unambiguously, with the escapes of a Rust string literal: `\\` for a
@@ -329,9 +330,17 @@ fn resolver_parser() -> impl TypedValueParser<Value = Resolver> {
 /// The inputs of `inspect` and `urls`, and the options every command shares.
 #[derive(Debug, clap::Args)]
 pub(crate) struct InputArgs {
-    /// Messages or mbox files to read; `-` (or none at all) reads standard input.
-    #[arg(value_name = "FILE")]
+    /// Messages, mbox files, directories and Maildirs to read, as `scan` reads them (a
+    /// directory's files in byte order of their names, a Maildir's `cur/` then `new/`); `-`
+    /// (or none at all) reads standard input.
+    #[arg(value_name = "PATH")]
     pub files: Vec<PathBuf>,
+
+    /// Also read files and directories whose names begin with `.` inside the directories
+    /// given (passed over by default, as `.git/`; a Maildir's Maildir++ `.Folder`s and the
+    /// paths given are always read).
+    #[arg(long, help_heading = "Input")]
+    pub hidden: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 
 use args::{Args, Command, InputArgs, ManArgs, ResolveArgs};
-use mimebase::mailbox::{self, Found, Input, Message, Opened};
+use mimebase::mailbox::{self, Found, Input, Message, Messages, Opened, Roots, Walker};
 use output::escape;
 
 /// Exit code: some input could not be read or analyzed; the others were processed.
@@ -50,7 +50,9 @@ pub(crate) fn run() -> ExitCode {
             let printer = if urls.json {
                 output::Printer::UrlsJson
             } else {
-                let several = urls.inputs.files.len() > 1;
+                // As grep: names are shown when there can be more than one input file.
+                let several =
+                    urls.inputs.files.len() > 1 || urls.inputs.files.iter().any(|f| f.is_dir());
                 output::Printer::Urls {
                     with_filename: urls.with_filename || (several && !urls.no_filename),
                     terminator: if urls.null { b'\0' } else { b'\n' },
@@ -101,24 +103,23 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
     } else {
         &inputs.files[..]
     };
-    for file in files {
-        for message in messages(file, limit) {
-            let Message { source, input } = message;
-            let offset = output::mbox_offset(&source);
-            let written = match input {
-                Input::Bytes(raw) => {
-                    printer.message(&mut out, output::Name::of(&source), offset, raw, &options)
-                }
-                Input::Error(kind, message) => {
-                    let message = output::failure_message(kind, &message);
-                    eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
-                    failed = true;
-                    printer.error(&mut out, &source, kind, &message)
-                }
-            };
-            if let Err(error) = written.and_then(|()| out.flush()) {
-                return write_failed(&error);
+    let walker = Walker::new(Roots::new(files.to_vec(), None)).with_hidden(inputs.hidden);
+    for message in Messages::new(walker, limit) {
+        let Message { source, input } = message;
+        let offset = output::mbox_offset(&source);
+        let written = match input {
+            Input::Bytes(raw) => {
+                printer.message(&mut out, output::Name::of(&source), offset, raw, &options)
             }
+            Input::Error(kind, message) => {
+                let message = output::failure_message(kind, &message);
+                eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
+                failed = true;
+                printer.error(&mut out, &source, kind, &message)
+            }
+        };
+        if let Err(error) = written.and_then(|()| out.flush()) {
+            return write_failed(&error);
         }
     }
     if failed {

@@ -918,3 +918,74 @@ fn a_limit_that_cuts_the_analysis_is_said_by_urls_and_inspect() {
     let json = json_lines(&mimebase(&["inspect", "--json"], &message));
     assert_eq!(json[0]["complete"], false);
 }
+
+/// `urls` and `inspect` read directories and Maildirs as `scan` does (the same walker: a
+/// directory's files in name order, a Maildir's `cur/` then `new/` then its `.Folder`s, hidden
+/// entries only with `--hidden`), each line naming its file, as `grep -r` does.
+#[test]
+fn urls_and_inspect_read_directories_and_maildirs() {
+    let dir = workdir("directories");
+    let html = |base: &str, href: &str| {
+        format!("Content-Type: text/html\nContent-Base: {base}\n\n<a href=\"{href}\">x</a>\n")
+    };
+    for sub in [
+        "Maildir/cur",
+        "Maildir/new",
+        "Maildir/tmp",
+        "Maildir/.Sent/cur",
+        "Maildir/.Sent/new",
+        "plain/.hidden",
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.join("Maildir/cur/1:2,S"),
+        html("http://a.example/", "x"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("Maildir/new/2"), html("http://b.example/", "y")).unwrap();
+    std::fs::write(dir.join("Maildir/tmp/3"), html("http://tmp.example/", "z")).unwrap();
+    std::fs::write(
+        dir.join("Maildir/.Sent/cur/4"),
+        html("http://c.example/", "w"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("plain/a.eml"), html("http://d.example/", "v")).unwrap();
+    std::fs::write(
+        dir.join("plain/.hidden/h.eml"),
+        html("http://e.example/", "u"),
+    )
+    .unwrap();
+    let maildir = dir.join("Maildir");
+    let urls = mimebase(&["urls", maildir.to_str().unwrap()], b"");
+    assert_eq!(urls.status.code(), Some(0), "{}", stderr(&urls));
+    let at = |file: &str, resolved: &str, written: &str| {
+        format!("{}\t{resolved}\t{written}", maildir.join(file).display())
+    };
+    assert_eq!(
+        stdout(&urls).lines().collect::<Vec<_>>(),
+        [
+            at("cur/1:2,S", "http://a.example/", "http://a.example/"),
+            at("cur/1:2,S", "http://a.example/x", "x"),
+            at("new/2", "http://b.example/", "http://b.example/"),
+            at("new/2", "http://b.example/y", "y"),
+            at(".Sent/cur/4", "http://c.example/", "http://c.example/"),
+            at(".Sent/cur/4", "http://c.example/w", "w"),
+        ]
+    );
+    let plain = dir.join("plain");
+    let plain = plain.to_str().unwrap();
+    let hidden_skipped = stdout(&mimebase(&["urls", plain], b""));
+    assert!(!hidden_skipped.contains("e.example"), "{hidden_skipped}");
+    assert!(
+        hidden_skipped.contains("http://d.example/v"),
+        "{hidden_skipped}"
+    );
+    let with_hidden = stdout(&mimebase(&["urls", "--hidden", plain], b""));
+    assert!(with_hidden.contains("http://e.example/u"), "{with_hidden}");
+    let inspect = stdout(&mimebase(&["inspect", plain], b""));
+    assert!(
+        inspect.starts_with(&format!("== {}", dir.join("plain/a.eml").display())),
+        "{inspect}"
+    );
+}
