@@ -223,6 +223,41 @@ pub(crate) struct UrlsArgs {
         help_heading = "Output"
     )]
     pub null: bool,
+
+    /// Print these columns of each URL record, separated by tabs, in the order given, instead
+    /// of `resolved<TAB>reference` (and without the name that `-H` puts first: ask for `path`).
+    /// A column with nothing in it is empty; values are escaped as the text output is. The
+    /// columns are the fields of `--json`: `path`, `offset` (of an mbox message's `From `
+    /// line), `part`, `source`, `reference`, `resolved`, `unresolved` (`no_base` or
+    /// `resolver_error`), `error`, `base` (the base URL), `base_source`, `resolver`, `target`
+    /// (the part the URL names) and `target_by` (`cid`, `mid`, `content-location`).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        conflicts_with_all = ["json", "with_filename"],
+        help_heading = "Output"
+    )]
+    pub fields: Vec<UrlField>,
+}
+
+/// A column of `urls --fields`: a field of a URL record (`urls --json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub(crate) enum UrlField {
+    Path,
+    Offset,
+    Part,
+    Source,
+    Reference,
+    Resolved,
+    Unresolved,
+    Error,
+    Base,
+    BaseSource,
+    Resolver,
+    Target,
+    TargetBy,
 }
 
 /// `mimebase extract`.

@@ -56,6 +56,7 @@ pub(crate) fn run() -> ExitCode {
                 output::Printer::Urls {
                     with_filename: urls.with_filename || (several && !urls.no_filename),
                     terminator: if urls.null { b'\0' } else { b'\n' },
+                    fields: urls.fields.clone(),
                 }
             };
             run_inputs(&urls.inputs, &printer)

@@ -40,9 +40,11 @@ use std::io::{self, IsTerminal, Write};
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
-use mimebase::{BaseRecord, BaseSource, Options, PartId, Report, Resolution, UrlRecord};
+use mimebase::{
+    BaseRecord, BaseSource, Options, PartId, Report, Resolution, Unresolved, UrlRecord,
+};
 
-use super::args::ColorArg;
+use super::args::{ColorArg, UrlField};
 
 /// `text` with every character of the table in the [module docs](self) escaped; borrowed
 /// when there is nothing to escape.
@@ -153,8 +155,13 @@ pub(crate) enum Printer {
     Inspect { color: bool },
     /// `inspect --json`: one [`MessageLine`] per input.
     InspectJson,
-    /// `urls`: one line per URL, the input's name first or not, ended by `terminator`.
-    Urls { with_filename: bool, terminator: u8 },
+    /// `urls`: one line per URL, the input's name first or not, ended by `terminator`; with
+    /// `fields`, those columns instead (`--fields`).
+    Urls {
+        with_filename: bool,
+        terminator: u8,
+        fields: Vec<UrlField>,
+    },
     /// `urls --json`: one [`UrlLine`] per URL.
     UrlsJson,
 }
@@ -174,14 +181,17 @@ impl Printer {
     ) -> io::Result<()> {
         let mut written = Ok(());
         let mut each = |url: &UrlRecord| -> io::Result<()> {
-            match *self {
+            match self {
                 Printer::Urls {
                     with_filename,
                     terminator,
+                    fields,
                 } => url_line(
                     out,
-                    with_filename.then_some((name, offset)),
-                    terminator,
+                    (name, offset),
+                    *with_filename,
+                    fields,
+                    *terminator,
                     url,
                 ),
                 Printer::UrlsJson => url_json(out, name, offset, url),
@@ -218,18 +228,23 @@ impl Printer {
         offset: Option<u64>,
         report: &Report,
     ) -> io::Result<()> {
-        match *self {
-            Printer::Inspect { color } => inspect(out, name, offset, report, &Palette::new(color)),
+        match self {
+            Printer::Inspect { color } => inspect(out, name, offset, report, &Palette::new(*color)),
             Printer::InspectJson => inspect_json(out, name, offset, report),
             Printer::Urls {
                 with_filename,
                 terminator,
-            } => urls(
-                out,
-                with_filename.then_some((name, offset)),
-                terminator,
-                report,
-            ),
+                fields,
+            } => report.urls.iter().try_for_each(|url| {
+                url_line(
+                    out,
+                    (name, offset),
+                    *with_filename,
+                    fields,
+                    *terminator,
+                    url,
+                )
+            }),
             Printer::UrlsJson => urls_json(out, name, offset, report),
         }
     }
@@ -365,29 +380,55 @@ fn url_json(
 /// unresolved), after `name<TAB>` when given (`name:offset<TAB>` for a message of an mbox
 /// file, as `grep -b` writes a byte offset), each field [`escape`]d so that a tab or a line
 /// break inside one cannot be mistaken for a separator.
-fn urls(
-    out: &mut dyn Write,
-    name: Option<(Name<'_>, Option<u64>)>,
-    terminator: u8,
-    report: &Report,
-) -> io::Result<()> {
-    report
-        .urls
-        .iter()
-        .try_for_each(|url| url_line(out, name, terminator, url))
-}
-
-/// One line of `mimebase urls` (see [`urls`]).
+/// One line of `mimebase urls`: `resolved<TAB>reference`, after the input's name (and the
+/// offset of an mbox message's `From ` line) when `with_filename`; or, with `fields`, those
+/// columns of the record, tab-separated, each escaped and empty when it has no value.
 fn url_line(
     out: &mut dyn Write,
-    name: Option<(Name<'_>, Option<u64>)>,
+    (name, offset): (Name<'_>, Option<u64>),
+    with_filename: bool,
+    fields: &[UrlField],
     terminator: u8,
     url: &UrlRecord,
 ) -> io::Result<()> {
-    match name {
-        Some((name, Some(offset))) => write!(out, "{}:{offset}\t", name.escaped())?,
-        Some((name, None)) => write!(out, "{}\t", name.escaped())?,
-        None => {}
+    if !fields.is_empty() {
+        for (i, field) in fields.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b"\t")?;
+            }
+            let text: Cow<'_, str> = match field {
+                UrlField::Path => name.escaped(),
+                UrlField::Offset => offset.map_or(Cow::Borrowed(""), |o| Cow::Owned(o.to_string())),
+                UrlField::Part => escape(url.part.as_str()),
+                UrlField::Source => Cow::Owned(escape(&url.source.to_string()).into_owned()),
+                UrlField::Reference => escape(&url.reference),
+                UrlField::Resolved => escape(url.resolution.resolved().unwrap_or_default()),
+                UrlField::Unresolved => Cow::Borrowed(match url.resolution.unresolved() {
+                    Some(Unresolved::NoBase) => "no_base",
+                    Some(_) => "resolver_error",
+                    None => "",
+                }),
+                UrlField::Error => escape(url.resolution.error().unwrap_or_default()),
+                UrlField::Base => escape(url.base.url.as_deref().unwrap_or_default()),
+                UrlField::BaseSource => Cow::Borrowed(url.base.source.as_str()),
+                UrlField::Resolver => Cow::Borrowed(url.resolver.as_str()),
+                UrlField::Target => url
+                    .target
+                    .as_ref()
+                    .map_or(Cow::Borrowed(""), |t| escape(t.part.as_str())),
+                UrlField::TargetBy => {
+                    Cow::Borrowed(url.target.as_ref().map_or("", |t| t.by.as_str()))
+                }
+            };
+            out.write_all(text.as_bytes())?;
+        }
+        return out.write_all(&[terminator]);
+    }
+    if with_filename {
+        match offset {
+            Some(offset) => write!(out, "{}:{offset}\t", name.escaped())?,
+            None => write!(out, "{}\t", name.escaped())?,
+        }
     }
     write!(
         out,

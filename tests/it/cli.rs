@@ -989,3 +989,44 @@ fn urls_and_inspect_read_directories_and_maildirs() {
         "{inspect}"
     );
 }
+
+/// `urls --fields` prints the chosen fields of each URL record, tab-separated: the same values
+/// as the records of `urls --json` (the oracle here), empty where a record has none.
+#[test]
+fn urls_fields_are_the_json_records_columns() {
+    let sample = root().join("samples/html-mail-inline-images.eml");
+    let sample = sample.to_str().unwrap();
+    let columns = "path,offset,part,source,reference,resolved,unresolved,error,base,base_source,resolver,target,target_by";
+    let tsv = mimebase(&["urls", "--fields", columns, sample], b"");
+    assert_eq!(tsv.status.code(), Some(0), "{}", stderr(&tsv));
+    let records = json_lines(&mimebase(&["urls", "--json", sample], b""));
+    let printed = stdout(&tsv);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), records.len());
+    let text = |value: &serde_json::Value| match value {
+        serde_json::Value::Null => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for (line, record) in lines.iter().zip(&records) {
+        let expected = [
+            text(&record["path"]),
+            text(&record["offset"]),
+            text(&record["part"]),
+            text(&record["source"]),
+            text(&record["reference"]),
+            text(&record["resolved"]),
+            text(&record["unresolved"]),
+            text(&record["error"]),
+            text(&record["base"]["url"]),
+            text(&record["base"]["source"]),
+            text(&record["resolver"]),
+            text(&record["target"]["part"]),
+            text(&record["target"]["by"]),
+        ];
+        assert_eq!(line.split('\t').collect::<Vec<_>>(), expected, "{line}");
+    }
+    assert!(records.iter().any(|r| r["target"]["by"] == "cid"));
+    let refused = mimebase(&["urls", "--fields", "part", "--json", sample], b"");
+    assert_eq!(refused.status.code(), Some(2));
+}
