@@ -37,12 +37,17 @@
 //! `.` (Windows strips them), or its part before the first `.` is a Windows device name
 //! (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, `CONIN$`, `CONOUT$`, in any
 //! case). A fallback name for a part nested so deep that its identifier passes 100 bytes is
-//! `part-n<position>.<extension>` (0-based position in document order). Names are unique
-//! ignoring ASCII case (case-insensitive file systems): a second
-//! `a.png` becomes `a-2.png`, then `a-3.png`; `index.json` is taken by the index.
+//! `part-n<position>.<extension>` (0-based position in document order). Characters of Unicode's
+//! general category Cf (bidirectional controls, zero-width characters) are dropped from a
+//! suggested name first. A part whose media type a browser opens by file extension (HTML,
+//! XHTML, CSS, JavaScript, images, fonts) gets that type's extension when its name has none
+//! of the type's: the stem is kept (`Node.js` of an HTML part is written `Node.html`). Names
+//! are unique under full Unicode case folding (case-insensitive file systems): a second
+//! `a.png` (or `A.PNG`) becomes `a-2.png`, then `a-3.png`; `index.json` is taken by the index.
 //!
 //! Why hand-written: the file naming rules are this command's own decisions; the
-//! percent-encoding is the `percent-encoding` crate's, the media-type table is a handful of
+//! percent-encoding is the `percent-encoding` crate's, case folding the `caseless` crate's,
+//! general categories the `unicode-properties` crate's, the media-type table is a handful of
 //! common types (a reverse lookup in `mime_guess` lists every extension of a type in no
 //! order of preference, `jfif` before `jpg`).
 
@@ -295,43 +300,120 @@ fn leaf_for(walk: &Walk, children: &[Vec<usize>], mut index: usize) -> Option<us
     None
 }
 
-/// The file names given so far, ASCII-lowercased, with `index.json` taken from the start.
+/// The file names given so far, case-folded, with `index.json` taken from the start, and for
+/// each name asked for, the number to try next for it.
 struct Names {
     taken: HashSet<String>,
+    next_number: HashMap<String, u64>,
+    /// How many names were tried, for the test that naming stays linear.
+    tried: usize,
 }
 
 impl Default for Names {
     fn default() -> Self {
         Names {
             taken: HashSet::from(["index.json".to_owned()]),
+            next_number: HashMap::new(),
+            tried: 0,
         }
     }
 }
 
 impl Names {
-    /// A unique safe name for `entity`.
+    /// A unique safe name for `entity`: the name it suggests, its extension made the one its
+    /// media type has where a browser opens a file by its extension (see [`with_extension_of`]),
+    /// or a fallback name.
     fn claim(&mut self, entity: &Entity, ordinal: usize, content_location: Option<&str>) -> String {
+        let essence = entity.content_type.essence();
         let wanted = suggested_names(entity, content_location)
             .into_iter()
+            .map(|name| without_format_characters(&name))
+            .map(|name| with_extension_of(&name, &essence))
             .find(|name| is_safe_name(name))
             .unwrap_or_else(|| fallback_name(entity, ordinal));
         self.unique(&wanted)
     }
 
-    /// `name`, or `stem-2.ext`, `stem-3.ext`, … when it is taken.
+    /// `name`, or `stem-2.ext`, `stem-3.ext`, … when it is taken. Names are compared with
+    /// full Unicode case folding (`É.txt` and `é.txt`, the Kelvin sign and `k`, `ß` and `ss`
+    /// are one name), as case-insensitive file systems compare them. Each name asked for
+    /// remembers the number it reached, so that many parts suggesting one name cost no more
+    /// than as many different names.
     fn unique(&mut self, name: &str) -> String {
         let (stem, extension) = match name.rfind('.') {
             Some(dot) if dot > 0 => (name.get(..dot).unwrap_or(name), name.get(dot..)),
             _ => (name, None),
         };
-        let mut candidate = name.to_owned();
-        let mut number = 1u64;
-        while !self.taken.insert(candidate.to_ascii_lowercase()) {
+        let key = caseless::default_case_fold_str(name);
+        let mut number = self.next_number.get(&key).copied().unwrap_or(1);
+        let mut candidate = if number == 1 {
+            name.to_owned()
+        } else {
+            format!("{stem}-{number}{}", extension.unwrap_or_default())
+        };
+        while {
+            self.tried += 1;
+            !self
+                .taken
+                .insert(caseless::default_case_fold_str(&candidate))
+        } {
             number += 1;
             candidate = format!("{stem}-{number}{}", extension.unwrap_or_default());
         }
+        self.next_number.insert(key, number + 1);
         candidate
     }
+}
+
+/// `name` without the characters of Unicode's general category Cf (format): bidirectional
+/// controls such as U+202E, which make `inv\u{202E}lmth.exe` show as `invexe.html`,
+/// zero-width characters, the byte order mark, soft hyphens.
+fn without_format_characters(name: &str) -> String {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    name.chars()
+        .filter(|c| c.general_category() != GeneralCategory::Format)
+        .collect()
+}
+
+/// `name` with the extension of the media type `essence` when a browser opening the file from
+/// disk goes by its extension to show it (HTML, XHTML, CSS, JavaScript, images, fonts) and
+/// `name`'s extension is not one of that type's: the stem is kept and the extension replaced
+/// (`Node.js` of a `text/html` part becomes `Node.html`), or added when there is none
+/// (`758` becomes `758.html`). Other types keep the name they suggest.
+fn with_extension_of(name: &str, essence: &str) -> String {
+    let Some(accepted) = browser_extensions(essence) else {
+        return name.to_owned();
+    };
+    let (stem, current) = match name.rfind('.') {
+        Some(dot) if dot > 0 => (name.get(..dot).unwrap_or(name), name.get(dot + 1..)),
+        _ => (name, None),
+    };
+    if current.is_some_and(|ext| accepted.iter().any(|a| a.eq_ignore_ascii_case(ext))) {
+        return name.to_owned();
+    }
+    format!("{stem}.{}", extension(essence))
+}
+
+/// The extensions a browser reads as the media type `essence`, for the types it opens from
+/// disk by extension; `None` for the others.
+fn browser_extensions(essence: &str) -> Option<&'static [&'static str]> {
+    Some(match essence {
+        "text/html" => &["html", "htm", "shtml"],
+        "application/xhtml+xml" => &["xhtml", "xht"],
+        "text/css" => &["css"],
+        "text/javascript" | "application/javascript" | "application/x-javascript" => &["js", "mjs"],
+        "image/png" => &["png"],
+        "image/jpeg" | "image/jpg" | "image/pjpeg" => &["jpg", "jpeg", "jpe", "jfif"],
+        "image/gif" => &["gif"],
+        "image/svg+xml" => &["svg"],
+        "image/webp" => &["webp"],
+        "image/bmp" => &["bmp"],
+        "image/x-icon" | "image/vnd.microsoft.icon" => &["ico"],
+        "font/woff" | "application/font-woff" => &["woff"],
+        "font/woff2" => &["woff2"],
+        "font/ttf" => &["ttf"],
+        _ => return None,
+    })
 }
 
 /// The names an entity suggests for itself, best first: the last segment of its
@@ -508,6 +590,68 @@ mod tests {
             assert!(is_safe_name(name), "{name:?}");
         }
         assert!(!is_safe_name(&"a".repeat(121)));
+    }
+
+    #[test]
+    fn names_are_unique_under_unicode_case_folding() {
+        let mut names = Names::default();
+        assert_eq!(names.unique("É.txt"), "É.txt");
+        assert_eq!(names.unique("é.txt"), "é-2.txt");
+        // KELVIN SIGN folds to `k`.
+        assert_eq!(names.unique("\u{212A}.png"), "\u{212A}.png");
+        assert_eq!(names.unique("k.png"), "k-2.png");
+        assert_eq!(names.unique("straße.css"), "straße.css");
+        assert_eq!(names.unique("STRASSE.css"), "STRASSE-2.css");
+    }
+
+    /// Many parts suggesting one name cost as many tries as names, not their square.
+    #[test]
+    fn ten_thousand_same_names_take_linear_work() {
+        let mut names = Names::default();
+        for i in 1..=10_000u64 {
+            let expected = if i == 1 {
+                "img.png".to_owned()
+            } else {
+                format!("img-{i}.png")
+            };
+            assert_eq!(names.unique("img.png"), expected);
+        }
+        assert_eq!(names.tried, 10_000);
+    }
+
+    #[test]
+    fn format_characters_are_dropped() {
+        assert_eq!(
+            without_format_characters("inv\u{202E}lmth.exe"),
+            "invlmth.exe"
+        );
+        assert_eq!(
+            without_format_characters("a\u{200B}b\u{FEFF}\u{2066}c\u{00AD}.png"),
+            "abc.png"
+        );
+        assert_eq!(without_format_characters("plain-é.png"), "plain-é.png");
+    }
+
+    /// A browser opens a file from disk by its extension: HTML, CSS, images and fonts get
+    /// their type's, other types keep the name they suggest.
+    #[test]
+    fn the_extension_follows_the_media_type() {
+        assert_eq!(with_extension_of("Node.js", "text/html"), "Node.html");
+        assert_eq!(with_extension_of("758", "text/html"), "758.html");
+        assert_eq!(with_extension_of("page.HTM", "text/html"), "page.HTM");
+        assert_eq!(
+            with_extension_of("subscribe_embed", "text/html"),
+            "subscribe_embed.html"
+        );
+        assert_eq!(with_extension_of("logo", "image/svg+xml"), "logo.svg");
+        assert_eq!(with_extension_of("photo.jpeg", "image/jpeg"), "photo.jpeg");
+        assert_eq!(with_extension_of("style.php", "text/css"), "style.css");
+        assert_eq!(with_extension_of("font", "font/woff2"), "font.woff2");
+        assert_eq!(
+            with_extension_of("report.docx", "application/octet-stream"),
+            "report.docx"
+        );
+        assert_eq!(with_extension_of("notes.md", "text/plain"), "notes.md");
     }
 
     #[test]

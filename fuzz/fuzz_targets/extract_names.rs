@@ -3,7 +3,8 @@
 //! input is also extracted as a message of its own. Oracle: every name is one plain path
 //! segment that cannot leave the output directory on Unix or Windows (no separator, no `..`,
 //! no leading `.`, no control character, no character Windows refuses, no trailing dot or
-//! space, no device name), names are unique ignoring ASCII case, `index.json` stays free, and
+//! space, no device name), names are unique ignoring case (Unicode lowercase; extract folds
+//! case fully, which is stricter), `index.json` stays free, and
 //! the name percent-encoded as a relative URL resolves inside the directory.
 #![no_main]
 
@@ -66,7 +67,7 @@ fn check(raw: &[u8]) {
             "device name {name:?}"
         );
         assert!(name.len() <= 140, "{name:?}");
-        assert!(seen.insert(name.to_ascii_lowercase()), "duplicate {name:?}");
+        assert!(seen.insert(name.to_lowercase()), "duplicate {name:?}");
         let escaped: String = name
             .bytes()
             .map(|b| {
