@@ -341,8 +341,8 @@ pub(crate) fn analyze_in_detail(
 }
 
 /// The resolved `Content-Location` of an entity, as its header URL record resolves it
-/// against `outer` (the first such field that resolves and is not a `cid:` URL, which
-/// RFC 2557 §8.3 leaves out of location matching); what [`Linker`] matches URLs against.
+/// against `outer` (the first such field that resolves, a `cid:` URL included: Blink's MHTML
+/// names parts so); what [`Linker`] matches URLs against.
 fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> Option<String> {
     entity
         .fields
@@ -350,12 +350,7 @@ fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> 
         .filter(|field| field.is(FieldName::ContentLocation))
         .map(|field| headers::base_value(&field.value))
         .filter(|value| !value.is_empty())
-        .filter_map(|value| resolve(resolver, outer, &value, None).into_resolved())
-        .find(|resolved| {
-            !resolved
-                .get(..4)
-                .is_some_and(|s| s.eq_ignore_ascii_case("cid:"))
-        })
+        .find_map(|value| resolve(resolver, outer, &value, None).into_resolved())
 }
 
 /// The URL of `reference` against `base` with the chosen resolver: resolved when there is a base, reported

@@ -21,8 +21,12 @@
 //! forwarded message repeats the images of the one it quotes), the first one in document order
 //! inside the same message entity as the URL wins, else the first one in the whole message.
 //!
-//! A `cid:` URL that names no entity gets a [`DiagnosticKind::UnmatchedCid`] diagnostic: a mail
-//! client shows a broken inline image.
+//! A `cid:` URL that names no Content-ID is then looked up as a `Content-Location` (below),
+//! as any URL is: RFC 2557 §8.2 lets a URL name a part by its `Content-Location` whatever the
+//! scheme, and Blink saves pages as MHTML with `Content-Location: cid:…@mhtml.blink` on parts
+//! that have no `Content-ID`, linked by `href="cid:…@mhtml.blink"` (Chromium's MHTML loader
+//! finds them by that URL). A `cid:` URL that names neither gets a
+//! [`DiagnosticKind::UnmatchedCid`] diagnostic: a mail client shows a broken inline image.
 //!
 //! # `mid:` (RFC 2392 §2)
 //!
@@ -42,7 +46,8 @@
 //! aggregate nested in another part are not reachable from outside it). The search goes from
 //! the innermost aggregate outwards and stops at the message entity that holds the URL (RFC
 //! 2557 §8.2 (e): references into other messages are not covered). A `Content-Location` whose
-//! value is a `cid:` URL is ignored (RFC 2557 §8.3). With the `mhtml` profile every base
+//! value is a `cid:` URL counts too, whatever RFC 2557 §8.3 suggests of such values, because
+//! Blink writes them (see `cid:` above). With the `mhtml` profile every base
 //! falls back to `thismessage:/` (RFC 2557 §5 (e)), so relative locations in a message without
 //! any absolute one match too.
 //!
@@ -128,7 +133,18 @@ impl<'a> Linker<'a> {
         let tree = self.tree.get_or_insert_with(|| Tree::new(walk));
         let target = match id {
             Some(IdUrl::Cid(id)) => {
-                let found = tree.by_content_id(&id, tree.message_of(at), None);
+                // The Content-ID first (RFC 2392), then a Content-Location equal to the URL:
+                // Blink names the parts it saves `Content-Location: cid:…@mhtml.blink`, gives
+                // them no Content-ID, and links them by that URL.
+                let found = tree
+                    .by_content_id(&id, tree.message_of(at), None)
+                    .map(|i| (i, TargetMatch::Cid))
+                    .or_else(|| {
+                        url.resolution
+                            .resolved()
+                            .and_then(|resolved| self.locations.find(tree, at, resolved))
+                            .map(|i| (i, TargetMatch::ContentLocation))
+                    });
                 if found.is_none() {
                     diagnostics.push(Diagnostic {
                         part: Some(url.part.clone()),
@@ -139,7 +155,7 @@ impl<'a> Linker<'a> {
                         ),
                     });
                 }
-                found.map(|i| (i, TargetMatch::Cid))
+                found
             }
             Some(IdUrl::Mid(message_id, content_id)) => tree
                 .by_message_id(&message_id)

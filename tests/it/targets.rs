@@ -114,16 +114,29 @@ fn cid_naming_nothing_is_a_broken_inline_image() {
     assert!(diagnostic.message.contains("cid:gone@x"));
 }
 
+/// Blink saves a page's subresources as `Content-Location: cid:…@mhtml.blink` without a
+/// Content-ID and links them by that URL; RFC 2557 §8.2 lets a URL name a part by its
+/// Content-Location whatever the scheme, and Chromium's MHTML loader finds the part so. A
+/// Content-ID still comes first.
 #[test]
-fn cid_in_a_content_location_is_not_a_content_id() {
-    // RFC 2557 §8.3: `Content-Location: CID:foo@bar.net` is ignored.
+fn cid_url_names_a_part_by_its_content_location_as_blink_saves_them() {
     let raw = related(
-        r#"<img src="cid:foo@bar.net">"#,
-        &["Content-Location: CID:foo@bar.net"],
+        r#"<link rel="stylesheet" href="cid:css-1@mhtml.blink"><img src="cid:foo@bar.net">"#,
+        &[
+            "Content-Location: cid:css-1@mhtml.blink",
+            "Content-Location: CID:foo@bar.net",
+            "Content-ID: <foo@bar.net>",
+        ],
     );
     let report = analyze(&raw, &Options::new());
-    assert_eq!(html_targets(&report), pairs(&[("cid:foo@bar.net", "-")]));
-    assert_eq!(unmatched_cids(&report), 1);
+    assert_eq!(
+        html_targets(&report),
+        pairs(&[
+            ("cid:css-1@mhtml.blink", "2 content-location"),
+            ("cid:foo@bar.net", "4 cid"),
+        ])
+    );
+    assert_eq!(unmatched_cids(&report), 0);
 }
 
 #[test]
