@@ -82,10 +82,9 @@ pub struct Options {
     max_urls: usize,
 }
 
-/// The memory one entity may take while a message is analyzed, in bytes, with room to spare:
-/// its record, its header's kept fields, its bases and identifiers (measured at 620 to 830
-/// bytes for a body part with at most one field, and about 1.1 KiB with a URL record and
-/// `inspect --json` writing the report, see `docs/PERFORMANCE.md`).
+/// The memory one entity may take while a message is analyzed, in bytes: its record, its
+/// header's kept fields, its bases and identifiers, its URL records and the command line's
+/// output, with room to spare (`docs/PERFORMANCE.md` has the measurements behind it).
 const ENTITY_BYTES: usize = 2048;
 
 impl Default for Options {
@@ -165,9 +164,9 @@ impl Options {
     /// ### Default
     ///
     /// Set by the size of each message, so that the memory its entities take stays within
-    /// 64 MiB plus four times the message: (64 MiB + 4 × the message's bytes) / 2 KiB, an
-    /// entity taking about 0.6 to 1.1 KiB while it is analyzed, its URL records and the
-    /// command line's output included. A message of 64 MiB may then hold 163 840 entities,
+    /// 64 MiB plus four times the message: (64 MiB + 4 × the message's bytes) / 2 KiB, more
+    /// than an entity takes while it is analyzed, its URL records and the command line's
+    /// output included. A message of 64 MiB may then hold 163 840 entities,
     /// one of 300 KB 33 400: a message reaches the limit only when its entities average
     /// fewer than 512 bytes, which no mail but a hostile one does. See
     /// [`Options::entity_limit`].

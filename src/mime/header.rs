@@ -45,10 +45,10 @@ pub(crate) struct Overlong {
 
 /// How many fields holding URLs the header blocks of one message may keep, beyond the first
 /// two of each name in each block (which are always kept: the first decides, the second is
-/// reported as a duplicate). Each field kept costs about 100 bytes besides its value, and a
-/// field can be 7 bytes long (`Base:x`), so without a bound a header of such fields would
-/// take 14 times its size in memory. Past [`Options::with_max_urls`](crate::Options::with_max_urls)
-/// URL records the message's URLs are no longer recorded anyway: the bound is set from it.
+/// reported as a duplicate). A field kept costs far more memory than the shortest field takes
+/// in the message (`Base:x` is 7 bytes), so without a bound a header of such fields would take
+/// many times its size. Past [`Options::with_max_urls`](crate::Options::with_max_urls) URL
+/// records the message's URLs are no longer recorded anyway: the bound is set from it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct KeptFields {
     /// How many more fields holding URLs may be kept.
