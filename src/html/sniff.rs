@@ -15,6 +15,7 @@
 //! leaves out: the UTF-16 XML declaration shortcut and the XML declaration's `encoding` (an
 //! HTML parser applies neither to `text/html`).
 
+// White space is the Standard's ASCII whitespace (TAB, LF, FF, CR, SPACE): `u8::is_ascii_whitespace`.
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
 
 /// How many bytes the prescan reads, as the Standard advises.
@@ -64,11 +65,6 @@ pub(crate) fn declared(
     prescan(body.get(..PRESCAN_BYTES).unwrap_or(body)).map(|encoding| (encoding, Source::Meta))
 }
 
-/// ASCII white space as the prescan counts it (TAB, LF, FF, CR, SPACE).
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
-}
-
 /// The prescan: the encoding a `<meta>` in `bytes` declares, or `None` when there is none
 /// before the bytes run out.
 pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
@@ -85,7 +81,7 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
             }
             [b'<', m, e, t, a, after, ..]
                 if [*m, *e, *t, *a].eq_ignore_ascii_case(b"meta")
-                    && (is_space(*after) || *after == b'/') =>
+                    && (after.is_ascii_whitespace() || *after == b'/') =>
             {
                 let mut position = at + 6;
                 if let Some(encoding) = meta(bytes, &mut position)? {
@@ -95,7 +91,9 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
             }
             [b'<', letter, ..] | [b'<', b'/', letter, ..] if letter.is_ascii_alphabetic() => {
                 // A tag: to the white space or `>` after its name, then past its attributes.
-                at += rest.iter().position(|&b| is_space(b) || b == b'>')?;
+                at += rest
+                    .iter()
+                    .position(|&b| b.is_ascii_whitespace() || b == b'>')?;
                 while attribute(bytes, &mut at, false)?.is_some() {}
             }
             [b'<', b'!' | b'/' | b'?', ..] => {
@@ -162,7 +160,7 @@ fn attribute(
     collect: bool,
 ) -> Option<Option<(Vec<u8>, Vec<u8>)>> {
     let byte = |at: usize| bytes.get(at).copied();
-    while is_space(byte(*position)?) || byte(*position)? == b'/' {
+    while byte(*position)?.is_ascii_whitespace() || byte(*position)? == b'/' {
         *position += 1;
     }
     if byte(*position)? == b'>' {
@@ -178,8 +176,8 @@ fn attribute(
                 *position += 1;
                 break;
             }
-            b if is_space(b) => {
-                while is_space(byte(*position)?) {
+            b if b.is_ascii_whitespace() => {
+                while byte(*position)?.is_ascii_whitespace() {
                     *position += 1;
                 }
                 if byte(*position)? != b'=' {
@@ -194,7 +192,7 @@ fn attribute(
         }
         *position += 1;
     }
-    while is_space(byte(*position)?) {
+    while byte(*position)?.is_ascii_whitespace() {
         *position += 1;
     }
     match byte(*position)? {
@@ -219,7 +217,7 @@ fn attribute(
     }
     loop {
         match byte(*position)? {
-            b if is_space(b) || b == b'>' => return Some(Some((name, value))),
+            b if b.is_ascii_whitespace() || b == b'>' => return Some(Some((name, value))),
             b if collect => value.push(b.to_ascii_lowercase()),
             _ => {}
         }
@@ -234,12 +232,12 @@ fn from_content(content: &[u8]) -> Option<&'static Encoding> {
     loop {
         at += memchr::memmem::find(content.get(at..)?, b"charset")? + 7;
         let after = content.get(at..)?;
-        let spaces = after.iter().take_while(|&&b| is_space(b)).count();
+        let spaces = after.iter().take_while(|b| b.is_ascii_whitespace()).count();
         if after.get(spaces) != Some(&b'=') {
             continue;
         }
         let value = after.get(spaces + 1..)?;
-        let value = value.get(value.iter().take_while(|&&b| is_space(b)).count()..)?;
+        let value = value.get(value.iter().take_while(|b| b.is_ascii_whitespace()).count()..)?;
         return match value.first()? {
             &quote @ (b'"' | b'\'') => {
                 let inner = value.get(1..)?;
@@ -249,7 +247,7 @@ fn from_content(content: &[u8]) -> Option<&'static Encoding> {
             _ => {
                 let end = value
                     .iter()
-                    .position(|&b| is_space(b) || b == b';')
+                    .position(|&b| b.is_ascii_whitespace() || b == b';')
                     .unwrap_or(value.len());
                 Encoding::for_label(value.get(..end)?)
             }
