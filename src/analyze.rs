@@ -358,7 +358,7 @@ fn content_location(entity: &Entity, outer: &BaseRecord, resolver: Resolver) -> 
 /// otherwise; with `whatwg` every reference is parsed,
 /// absolute ones included, and the query of an HTML URL is encoded in its part's `encoding`
 /// (HTML "encoding-parsing a URL"; `None` for header URLs).
-fn resolve(
+pub(crate) fn resolve(
     resolver: Resolver,
     base: &BaseRecord,
     reference: &str,

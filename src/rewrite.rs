@@ -44,7 +44,7 @@ use crate::analyze::{HtmlPart, Keep, analyze_collecting, text_encoding};
 use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
-use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, UrlRecord};
+use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord};
 use crate::url::{has_scheme, strip_reference};
 use crate::vocab::FieldName;
 
@@ -197,6 +197,22 @@ fn holds_delimiter(encoded: &[u8], walk: &Walk) -> bool {
     })
 }
 
+/// What a relative `reference` is written as once made absolute: its resolved form; `None`
+/// when it stays as written: an absolute or same-document reference (see
+/// [`is_same_document`]), one that did not resolve, or one resolved against `thismessage:/`.
+/// The reference is read as the resolvers read it: `ht<LF>tp://x` is absolute and kept.
+pub(crate) fn absolute_form<'a>(reference: &str, resolution: &'a Resolution) -> Option<&'a str> {
+    let reference = strip_reference(reference);
+    if has_scheme(&reference) || is_same_document(&reference) {
+        return None;
+    }
+    // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
+    // the parts of one message to each other; no reader can open it.
+    resolution
+        .resolved()
+        .filter(|resolved| !is_thismessage(resolved))
+}
+
 /// True for a URL with the scheme `thismessage` (ASCII case-insensitive).
 fn is_thismessage(url: &str) -> bool {
     url.get(..12)
@@ -228,12 +244,12 @@ fn skipped(entity: &Entity, reason: String) -> Diagnostic {
 /// Bytes that replace a range of a buffer.
 #[derive(Debug, Clone)]
 pub(crate) struct Splice {
-    range: Range<usize>,
-    bytes: Vec<u8>,
+    pub(crate) range: Range<usize>,
+    pub(crate) bytes: Vec<u8>,
 }
 
 /// `bytes` with the splices applied (they must not overlap; they are sorted here).
-fn apply(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
+pub(crate) fn apply(bytes: &[u8], splices: &[Splice]) -> Vec<u8> {
     let mut sorted: Vec<&Splice> = splices.iter().collect();
     sorted.sort_by_key(|s| (s.range.start, s.range.end));
     let mut out = Vec::with_capacity(bytes.len());
@@ -272,17 +288,7 @@ fn rewrite_part(
 ) -> Result<Option<(Vec<Splice>, usize)>, String> {
     let resolved_of = |record: usize| -> Option<&str> {
         let record = records.get(record)?;
-        // Read as the resolver read it: `ht<LF>tp://x` is absolute and kept as written.
-        let reference = strip_reference(&record.reference);
-        if has_scheme(&reference) || is_same_document(&reference) {
-            return None;
-        }
-        // `thismessage:/` (the mhtml profile's stand-in base, RFC 2557 §5 (e)) only relates
-        // the parts of one message to each other; no reader can open it.
-        record
-            .resolution
-            .resolved()
-            .filter(|resolved| !is_thismessage(resolved))
+        absolute_form(&record.reference, &record.resolution)
     };
     if part.urls_not_recorded > 0 {
         return Err(not_all_recorded(part));
@@ -442,7 +448,7 @@ fn not_all_recorded(part: &HtmlPart) -> String {
 /// fragment-only one (`href="#top"`, `usemap="#nav"`, CSS `url(#clip)`), which names a place
 /// or an element in this document; made absolute, it would point at another document (the
 /// base), and the link would leave the page or the image map would break.
-fn is_same_document(reference: &str) -> bool {
+pub(crate) fn is_same_document(reference: &str) -> bool {
     reference.is_empty() || reference.starts_with('#')
 }
 
@@ -593,7 +599,7 @@ fn needs_quotes(value: &str) -> bool {
 /// `quote`, or unquoted. Characters that would end the token, `\`, `<` (so that `</style`
 /// cannot appear), and every non-ASCII character (so that the charset never matters) are
 /// written as CSS escapes `\HEX `.
-fn css_escape(url: &str, quote: Option<u8>) -> String {
+pub(crate) fn css_escape(url: &str, quote: Option<u8>) -> String {
     let mut out = String::with_capacity(url.len());
     for c in url.chars() {
         let escape = match c {
@@ -615,7 +621,7 @@ fn css_escape(url: &str, quote: Option<u8>) -> String {
 /// For each text offset in `wanted` (sorted, UTF-8 offsets into `text`, the decoding of
 /// `bytes` with `encoding`), the offset in `bytes` where decoding reaches it; `None` when one
 /// cannot be found (an offset inside a character).
-fn byte_offsets(
+pub(crate) fn byte_offsets(
     encoding: &'static Encoding,
     bytes: &[u8],
     text: &str,

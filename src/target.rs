@@ -74,7 +74,7 @@
 use std::collections::HashMap;
 
 use crate::mime::{Entity, Walk};
-use crate::report::{Diagnostic, DiagnosticKind, EntityKind, UrlRecord, UrlSource};
+use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId, UrlRecord, UrlSource};
 use crate::vocab::FieldName;
 
 pub use crate::report::{Target, TargetMatch};
@@ -120,14 +120,34 @@ impl<'a> Linker<'a> {
         if is_base_field(url) {
             return;
         }
+        url.target = self.find(
+            &url.reference,
+            url.resolution.resolved(),
+            at,
+            &url.part,
+            diagnostics,
+        );
+    }
+
+    /// The entity that `reference` (resolved as `resolved`), found in entity `at` (its index
+    /// in `walk.entities`, identified as `part`), names, and how it was matched; a `cid:` URL
+    /// naming none gets a diagnostic.
+    pub(crate) fn find(
+        &mut self,
+        reference: &str,
+        resolved: Option<&str>,
+        at: usize,
+        part: &PartId,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Target> {
         // `cid:` and `mid:` have a colon at index 3: most references are passed over here.
-        let id = if url.reference.as_bytes().get(3) == Some(&b':') {
-            id_url(&url.reference)
+        let id = if reference.as_bytes().get(3) == Some(&b':') {
+            id_url(reference)
         } else {
             None
         };
         if id.is_none() && self.locations.aggregates.is_empty() {
-            return;
+            return None;
         }
         let walk = self.walk;
         let tree = self.tree.get_or_insert_with(|| Tree::new(walk));
@@ -140,18 +160,16 @@ impl<'a> Linker<'a> {
                     .by_content_id(&id, tree.message_of(at), None)
                     .map(|i| (i, TargetMatch::Cid))
                     .or_else(|| {
-                        url.resolution
-                            .resolved()
+                        resolved
                             .and_then(|resolved| self.locations.find(tree, at, resolved))
                             .map(|i| (i, TargetMatch::ContentLocation))
                     });
                 if found.is_none() {
                     diagnostics.push(Diagnostic {
-                        part: Some(url.part.clone()),
+                        part: Some(part.clone()),
                         kind: DiagnosticKind::UnmatchedCid,
                         message: format!(
-                            "\"{}\" names no Content-ID of this message (a broken inline image)",
-                            url.reference
+                            "\"{reference}\" names no Content-ID of this message (a broken inline image)"
                         ),
                     });
                 }
@@ -164,18 +182,16 @@ impl<'a> Linker<'a> {
                     Some(id) => tree.by_content_id(&id, message, Some(message)),
                 })
                 .map(|i| (i, TargetMatch::Mid)),
-            None => url
-                .resolution
-                .resolved()
+            None => resolved
                 .and_then(|resolved| self.locations.find(tree, at, resolved))
                 .map(|i| (i, TargetMatch::ContentLocation)),
         };
-        url.target = target.and_then(|(i, by)| {
+        target.and_then(|(i, by)| {
             walk.entities.get(i).map(|entity| Target {
                 part: entity.part.clone(),
                 by,
             })
-        });
+        })
     }
 }
 

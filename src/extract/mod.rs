@@ -1,0 +1,399 @@
+//! `extract`: every leaf entity of a message as a file, HTML parts with the URLs that name
+//! another part of the message (see [`target`](crate::target)) pointing at that part's
+//! file, so that the message's page opens offline with its images and frames.
+//!
+//! This module decides the files' names and contents; writing them into a directory is the
+//! caller's (the `mimebase extract` command writes them and an `index.json`).
+//!
+//! # Contents
+//!
+//! Every leaf entity (one with no entity inside it) becomes one file, its body with the
+//! transfer encoding undone (RFC 2045 §6); an encapsulated message that is not walked into is
+//! written as it is, as a `.eml` file. An HTML part with URLs that have a
+//! [`target`](crate::UrlRecord::target) has each of them replaced by the relative path of the
+//! target's file, percent-encoded (RFC 3986 §2.1), with the URL's fragment kept; the splicing
+//! is [`rewrite`](crate::rewrite())'s: only the bytes of those URLs change, escaped for where
+//! they stand, in the part's own charset, and the new HTML must read back the same URLs. A
+//! part that cannot be changed faithfully is written decoded and unchanged, with a
+//! [`DiagnosticKind::RewriteSkipped`] diagnostic. Same-document references (empty, or a
+//! fragment alone) are left as written. The HTML file keeps the part's charset and has no
+//! `Content-Type` beside it: a browser opening it from disk goes by `<meta charset>` or
+//! guesses.
+//!
+//! A target that is not a leaf is followed to the leaf that stands for it: the root of a
+//! `multipart/related` (its `start` parameter's Content-ID, else its first body part, RFC
+//! 2387 §3.2), the last part of a `multipart/alternative` (RFC 2046 §5.1.4: the preferred
+//! one), the first part of any other multipart, the message inside a `message/rfc822` part.
+//!
+//! # File names
+//!
+//! All files are in one directory, without subdirectories, so that a relative path is a file
+//! name. A name is the last path segment of the entity's `Content-Location` (percent-decoded),
+//! else the `filename` parameter of `Content-Disposition`, else the `name` parameter of
+//! `Content-Type`, when that name is safe; otherwise `part-<part>.<extension>` from the media
+//! type. A name is safe when it is at most 120 bytes and none of these holds: it is empty, `.`
+//! or `..`, begins with `.` (hidden, or a relative path), contains `/`, `\`, NUL, a C0 or C1
+//! control character or DEL, one of `<>:"|?*` (not allowed on Windows), ends with a space or
+//! `.` (Windows strips them), or its part before the first `.` is a Windows device name
+//! (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`, `CONIN$`, `CONOUT$`, in any
+//! case). A fallback name for a part nested so deep that its identifier passes 100 bytes is
+//! `part-n<position>.<extension>` (0-based position in document order). Characters of Unicode's
+//! general category Cf (bidirectional controls, zero-width characters) are dropped from a
+//! suggested name first. A part whose media type a browser opens by file extension (HTML,
+//! XHTML, CSS, JavaScript, images, fonts) gets that type's extension when its name has none
+//! of the type's: the stem is kept (`Node.js` of an HTML part is written `Node.html`). Names
+//! are unique under full Unicode case folding (case-insensitive file systems): a second
+//! `a.png` (or `A.PNG`) becomes `a-2.png`, then `a-3.png`; `index.json` is taken by the index.
+//!
+//! Why hand-written: the file naming rules are this command's own decisions; the
+//! percent-encoding is the `percent-encoding` crate's, case folding the `caseless` crate's,
+//! general categories the `unicode-properties` crate's, the media-type table is a handful of
+//! common types (a reverse lookup in `mime_guess` lists every extension of a type in no
+//! order of preference, `jfif` before `jpg`).
+
+mod names;
+mod stylesheet;
+
+use std::collections::HashMap;
+
+use encoding_rs::UTF_8;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+use crate::analyze::{Keep, analyze_collecting, resolve};
+use crate::mime::{self, Entity, Walk};
+use crate::options::Options;
+use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlSource};
+use crate::rewrite::{absolute_form, is_same_document, splice_decoded};
+use crate::target::Linker;
+use crate::url::strip_reference;
+use crate::vocab::FieldName;
+
+use names::Names;
+
+/// What [`extract`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    /// The report of the message, with a [`DiagnosticKind::RewriteSkipped`] diagnostic for
+    /// each HTML part written unchanged although it had URLs to point at files.
+    pub report: Report,
+    /// One file per leaf entity, in document order; names are unique ignoring ASCII case and
+    /// never `index.json`.
+    pub files: Vec<ExtractedFile>,
+    /// The file of the message's main document: the leaf that stands for the root entity
+    /// (see the [module docs](mod@crate::extract)) when it is HTML, else the first HTML file;
+    /// `None` when there is no HTML part.
+    pub root: Option<String>,
+}
+
+/// One leaf entity as a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtractedFile {
+    /// A safe file name (see the [module docs](mod@crate::extract)).
+    pub name: String,
+    /// The entity.
+    pub part: PartId,
+    /// Its media type, `type/subtype`, lowercase.
+    pub content_type: String,
+    /// Its effective base URL, if any.
+    pub base: Option<String>,
+    /// Its `Content-Location`, resolved when it could be, else as written; `None` without one.
+    pub content_location: Option<String>,
+    /// The body with its transfer encoding undone; for an HTML part, with the URLs that name
+    /// other parts pointing at their files.
+    pub bytes: Vec<u8>,
+    /// How many URLs were changed to point at another file.
+    pub rewritten_urls: usize,
+}
+
+/// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze).
+///
+/// # Errors
+///
+/// None: it is total over its input, like `analyze`. A part that cannot be changed is
+/// written unchanged and reported in [`Extracted::report`].
+///
+/// ```
+/// let message = b"Content-Type: multipart/related; boundary=r\r\n\r\n\
+/// --r\r\nContent-Type: text/html\r\n\r\n<img src=\"cid:logo@x\">\r\n\
+/// --r\r\nContent-Type: image/png\r\nContent-ID: <logo@x>\r\n\
+/// Content-Disposition: inline; filename=\"logo.png\"\r\n\r\nPNG\r\n--r--\r\n";
+/// let extracted = mimebase::extract(message, &mimebase::Options::new());
+/// let names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
+/// assert_eq!(names, ["part-1.html", "logo.png"]);
+/// assert_eq!(extracted.files[0].bytes, b"<img src=\"logo.png\">");
+/// assert_eq!(extracted.root.as_deref(), Some("part-1.html"));
+/// ```
+pub fn extract(raw: &[u8], options: &Options) -> Extracted {
+    let analysis = analyze_collecting(raw, options, Keep::Rewritable);
+    let mut report = analysis.report;
+    let walk = analysis.walk;
+    let children = children(&walk);
+    let index_of: HashMap<&PartId, usize> = walk
+        .entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (&e.part, i))
+        .collect();
+    // Each entity's first Content-Location: resolved when it could be, else as written (for
+    // the index and the file name), and the first that resolved (what URLs are matched
+    // against, as `analyze` matched them).
+    let mut written_location: Vec<Option<String>> = vec![None; walk.entities.len()];
+    let mut resolved_location: Vec<Option<String>> = vec![None; walk.entities.len()];
+    for url in &report.urls {
+        let UrlSource::Header {
+            name: FieldName::ContentLocation,
+            ..
+        } = url.source
+        else {
+            continue;
+        };
+        let Some(&index) = index_of.get(&url.part) else {
+            continue;
+        };
+        let resolved = url.resolution.resolved();
+        if let Some(slot) = written_location.get_mut(index).filter(|s| s.is_none()) {
+            *slot = Some(resolved.unwrap_or(&url.reference).to_owned());
+        }
+        if let Some(slot) = resolved_location.get_mut(index).filter(|s| s.is_none()) {
+            *slot = resolved.map(str::to_owned);
+        }
+    }
+    let mut names = Names::default();
+    let mut file_of_entity: HashMap<usize, usize> = HashMap::new();
+    let mut entity_of_file = Vec::new();
+    let mut files = Vec::new();
+    for (index, entity) in walk.entities.iter().enumerate() {
+        if !children.get(index).is_some_and(Vec::is_empty) {
+            continue;
+        }
+        let content_location = written_location.get_mut(index).and_then(Option::take);
+        let name = names.claim(entity, index, content_location.as_deref());
+        let mut diagnostics = Vec::new();
+        let bytes = mime::decoded_body(walk.bytes(raw, entity.buffer), entity, &mut diagnostics)
+            .into_owned();
+        file_of_entity.insert(index, files.len());
+        entity_of_file.push(index);
+        files.push(ExtractedFile {
+            name,
+            part: entity.part.clone(),
+            content_type: entity.content_type.essence(),
+            base: report.entities.get(index).and_then(|r| r.base.url.clone()),
+            content_location,
+            bytes,
+            rewritten_urls: 0,
+        });
+    }
+    let file_names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
+    let file_for = |part: &PartId| -> Option<usize> {
+        let leaf = leaf_for(&walk, &children, *index_of.get(part)?)?;
+        file_of_entity.get(&leaf).copied()
+    };
+    // The relative URL of the file of the entity `part`, with the fragment of `reference`.
+    let path_to = |part: &PartId, reference: &str| -> Option<String> {
+        let name = file_names.get(file_for(part)?)?;
+        let mut path = utf8_percent_encode(name, PATH).to_string();
+        if let Some((_, fragment)) = reference.split_once('#') {
+            path.push('#');
+            path.push_str(fragment);
+        }
+        Some(path)
+    };
+    // The new value of each HTML URL record: see the module docs.
+    let new_values: Vec<Option<String>> = report
+        .urls
+        .iter()
+        .map(|url| {
+            let UrlSource::Html { tag, attribute, .. } = &url.source else {
+                return None;
+            };
+            if tag == "base" && *attribute == Some("href") {
+                let own = file_names.get(file_for(&url.part)?)?;
+                return Some(utf8_percent_encode(own, PATH).to_string());
+            }
+            new_value(
+                &url.reference,
+                &url.resolution,
+                url.target.as_ref().map(|t| &t.part),
+                &path_to,
+            )
+        })
+        .collect();
+    let mut diagnostics = Vec::new();
+    for part in &analysis.html {
+        let Some(entity) = walk.entities.get(part.entity) else {
+            continue;
+        };
+        let Some(&file) = file_of_entity.get(&part.entity) else {
+            continue;
+        };
+        let count = part
+            .urls
+            .iter()
+            .filter(|(_, record)| new_values.get(*record).is_some_and(Option::is_some))
+            .count();
+        // A part that lost URLs to the limit may hold links to other parts among them: it is
+        // written unchanged and said so (`splice_decoded` refuses it), even when none of its
+        // recorded URLs names a part.
+        if count == 0 && part.urls_not_recorded == 0 {
+            continue;
+        }
+        let new_value = |record: usize| new_values.get(record).and_then(|v| v.as_deref());
+        match splice_decoded(raw, &walk, entity, part, &new_value) {
+            Ok((bytes, _)) => {
+                if let Some(file) = files.get_mut(file) {
+                    file.bytes = bytes;
+                    file.rewritten_urls = count;
+                }
+            }
+            Err(reason) => diagnostics.push(unchanged(entity, &reason)),
+        }
+    }
+    let mut linker = Linker::new(&walk, |index| {
+        resolved_location.get(index).cloned().flatten()
+    });
+    let resolver = options.resolver();
+    for (file, &index) in entity_of_file.iter().enumerate() {
+        let (Some(entity), Some(record)) = (walk.entities.get(index), report.entities.get(index))
+        else {
+            continue;
+        };
+        if entity.content_type.essence() != "text/css" {
+            continue;
+        }
+        let Some(bytes) = files.get(file).map(|f| f.bytes.as_slice()) else {
+            continue;
+        };
+        // A stylesheet's URLs resolve against the stylesheet's own URL (CSS Values §4.5.1):
+        // its base, as for any part.
+        let mut new_value = |reference: &str| {
+            let resolution = resolve(resolver, &record.base, reference, Some(UTF_8));
+            let target = linker.find(
+                reference,
+                resolution.resolved(),
+                index,
+                &entity.part,
+                &mut diagnostics,
+            );
+            new_value(
+                reference,
+                &resolution,
+                target.as_ref().map(|t| &t.part),
+                &path_to,
+            )
+        };
+        match stylesheet::rewrite(bytes, entity.content_type.param("charset"), &mut new_value) {
+            Ok(None) => {}
+            Ok(Some((bytes, count))) => {
+                if let Some(file) = files.get_mut(file) {
+                    file.bytes = bytes;
+                    file.rewritten_urls = count;
+                }
+            }
+            Err(reason) => diagnostics.push(unchanged(entity, &reason)),
+        }
+    }
+    report.diagnostics.extend(diagnostics);
+    let is_html = |file: &ExtractedFile| {
+        matches!(
+            file.content_type.as_str(),
+            "text/html" | "application/xhtml+xml"
+        )
+    };
+    let body = file_for(&PartId::root()).and_then(|i| files.get(i));
+    let root = body
+        .filter(|f| is_html(f))
+        .or_else(|| files.iter().find(|f| is_html(f)))
+        .or(body)
+        .map(|f| f.name.clone());
+    Extracted {
+        report,
+        files,
+        root,
+    }
+}
+
+/// What a URL of an extracted HTML or CSS file is written as: the path of the file of the
+/// entity it names (`target`), else its absolute form when it is relative and resolved (see
+/// [`absolute_form`]); `None` (kept as written) for a same-document reference and for any
+/// other.
+fn new_value(
+    reference: &str,
+    resolution: &Resolution,
+    target: Option<&PartId>,
+    path_to: &dyn Fn(&PartId, &str) -> Option<String>,
+) -> Option<String> {
+    if is_same_document(&strip_reference(reference)) {
+        return None;
+    }
+    target
+        .and_then(|part| path_to(part, reference))
+        .or_else(|| absolute_form(reference, resolution).map(str::to_owned))
+}
+
+/// The diagnostic of a part written as it was although URLs of it were to change.
+fn unchanged(entity: &Entity, reason: &str) -> Diagnostic {
+    Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::RewriteSkipped,
+        message: format!("part written unchanged: {reason}"),
+    }
+}
+
+/// Characters written as `%hh` in a file name used as a relative URL path: all but
+/// RFC 3986 unreserved characters.
+const PATH: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The indices of the entities directly inside each entity, in document order.
+fn children(walk: &Walk) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); walk.entities.len()];
+    for (index, entity) in walk.entities.iter().enumerate() {
+        if let Some(list) = entity.parent.and_then(|p| children.get_mut(p)) {
+            list.push(index);
+        }
+    }
+    children
+}
+
+/// The leaf that stands for the entity at `index` (see the module docs).
+fn leaf_for(walk: &Walk, children: &[Vec<usize>], mut index: usize) -> Option<usize> {
+    // Each step goes to a child, which comes later in document order, so this ends.
+    for _ in 0..=walk.entities.len() {
+        let entity = walk.entities.get(index)?;
+        let children = children.get(index)?;
+        if children.is_empty() {
+            return Some(index);
+        }
+        let content_type = &entity.content_type;
+        let next = if content_type.media_type != "multipart" {
+            children.first()
+        } else if content_type.subtype == "related" {
+            let start = content_type
+                .param("start")
+                .map(|s| s.trim().trim_start_matches('<').trim_end_matches('>'));
+            start
+                .and_then(|start| {
+                    children.iter().find(|&&i| {
+                        walk.entities.get(i).is_some_and(|child| {
+                            child.fields.iter().any(|f| {
+                                f.is(FieldName::ContentId)
+                                    && f.value.trim().trim_start_matches('<').trim_end_matches('>')
+                                        == start
+                            })
+                        })
+                    })
+                })
+                .or(children.first())
+        } else if content_type.subtype == "alternative" {
+            children.last()
+        } else {
+            children.first()
+        };
+        index = *next?;
+    }
+    None
+}
