@@ -165,6 +165,8 @@ pub(crate) struct HtmlPart {
     pub text: String,
     /// Every URL of the part, with the index of its record in [`Report::urls`].
     pub urls: Vec<(html::HtmlUrl, usize)>,
+    /// The `crossorigin` and `integrity` attributes of its elements with URLs.
+    pub fetch_attributes: Vec<html::FetchAttribute>,
 }
 
 /// Which scanned HTML parts [`analyze_in_detail`] keeps, with their text and URLs.
@@ -590,6 +592,11 @@ fn html_urls(
             String::new()
         },
         urls: kept,
+        fetch_attributes: if keep {
+            scan.fetch_attributes
+        } else {
+            Vec::new()
+        },
     };
     Some((base, part))
 }

@@ -301,7 +301,7 @@ fn rewrite_part(
     if count == 0 {
         return Ok(None);
     }
-    let (new, decoded_splices) = splice_decoded(raw, walk, entity, part, &resolved_of)?;
+    let (new, decoded_splices) = splice_decoded(raw, walk, entity, part, &resolved_of, &[])?;
     let bytes = walk.bytes(raw, entity.buffer);
     match entity.transfer_encoding {
         TransferEncoding::Identity => {
@@ -347,7 +347,9 @@ fn rewrite_part(
 
 /// The body of one HTML part with its transfer encoding undone, in its own charset, with
 /// every URL for which `new_value` (given the index of the URL's record) has a value replaced
-/// by it, escaped for where it stands; and the splices that make it from the decoded body.
+/// by it, escaped for where it stands, and the text of each range of `other_edits` (ranges of
+/// [`HtmlPart::text`] apart from the URLs) replaced by its text; and the splices that make it
+/// from the decoded body.
 /// Shared by [`rewrite`] and [`extract`](crate::extract()). An error says why the part
 /// cannot be changed faithfully.
 pub(crate) fn splice_decoded<'a>(
@@ -356,6 +358,7 @@ pub(crate) fn splice_decoded<'a>(
     entity: &Entity,
     part: &'a HtmlPart,
     new_value: &dyn Fn(usize) -> Option<&'a str>,
+    other_edits: &[(Range<usize>, String)],
 ) -> Result<(Vec<u8>, Vec<Splice>), String> {
     if part.urls_not_recorded > 0 {
         return Err(not_all_recorded(part));
@@ -384,7 +387,11 @@ pub(crate) fn splice_decoded<'a>(
             part.encoding.name()
         ));
     }
-    let edits = text_edits(part, new_value);
+    let mut edits = text_edits(part, new_value);
+    if !other_edits.is_empty() {
+        edits.extend(other_edits.iter().cloned());
+        edits.sort_by_key(|(range, _)| (range.start, range.end));
+    }
     let bytes = walk.bytes(raw, entity.buffer);
     let decoded = mime::decoded_body(bytes, entity, &mut Vec::new());
     let mut offsets: Vec<usize> = edits

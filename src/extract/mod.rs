@@ -55,14 +55,15 @@ mod names;
 mod stylesheet;
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use encoding_rs::UTF_8;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use crate::analyze::{Keep, analyze_collecting, resolve};
+use crate::analyze::{HtmlPart, Keep, analyze_collecting, resolve};
 use crate::mime::{self, Entity, Walk};
 use crate::options::Options;
-use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlSource};
+use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord, UrlSource};
 use crate::rewrite::{absolute_form, is_same_document, splice_decoded};
 use crate::target::Linker;
 use crate::url::strip_reference;
@@ -239,7 +240,8 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
             continue;
         }
         let new_value = |record: usize| new_values.get(record).and_then(|v| v.as_deref());
-        match splice_decoded(raw, &walk, entity, part, &new_value) {
+        let renames = fetch_attribute_renames(part, &report.urls, &new_values);
+        match splice_decoded(raw, &walk, entity, part, &new_value, &renames) {
             Ok((bytes, _)) => {
                 if let Some(file) = files.get_mut(file) {
                     file.bytes = bytes;
@@ -329,6 +331,33 @@ fn new_value(
     target
         .and_then(|part| path_to(part, reference))
         .or_else(|| absolute_form(reference, resolution).map(str::to_owned))
+}
+
+/// The edits that rename the `crossorigin` and `integrity` attributes of the elements of
+/// `part` with a URL pointing at another part's file to `data-crossorigin` and
+/// `data-integrity`: opened from disk, the page has an opaque origin, for which a CORS fetch
+/// of a `file:` URL fails (HTML Standard §2.5.4), and a stylesheet `extract` changed no longer
+/// matches its digest (Subresource Integrity §3.3.5). Elements whose URLs stay on the web keep
+/// both.
+fn fetch_attribute_renames(
+    part: &HtmlPart,
+    records: &[UrlRecord],
+    new_values: &[Option<String>],
+) -> Vec<(Range<usize>, String)> {
+    part.fetch_attributes
+        .iter()
+        .filter(|attribute| {
+            part.urls.iter().any(|(url, record)| {
+                attribute.urls.contains(&url.range.start)
+                    && records.get(*record).is_some_and(|r| r.target.is_some())
+                    && new_values.get(*record).is_some_and(Option::is_some)
+            })
+        })
+        .map(|attribute| {
+            let name = part.text.get(attribute.name.clone()).unwrap_or_default();
+            (attribute.name.clone(), format!("data-{name}"))
+        })
+        .collect()
 }
 
 /// The diagnostic of a part written as it was although URLs of it were to change.

@@ -133,6 +133,22 @@ pub(crate) struct HtmlScan {
     /// Set when the document was not tokenized because one tag holds more double-quoted
     /// attribute values than [`MAX_QUOTED_VALUES_PER_TAG`]: the number found in that tag.
     pub not_scanned: Option<usize>,
+    /// The `crossorigin` and `integrity` attributes of the start tags that have URLs in
+    /// `urls`, in document order.
+    pub fetch_attributes: Vec<FetchAttribute>,
+}
+
+/// A `crossorigin` or `integrity` attribute of an element with URLs: fetched in CORS mode
+/// (HTML Standard §2.5.4, CORS settings attributes), checked against the digest (Subresource
+/// Integrity §3.3.5). A page opened from a `file:` URL has an opaque origin, for which a CORS
+/// fetch of another `file:` URL fails, and a file changed by `extract` no longer has its
+/// digest: `extract` renames these attributes on elements whose URLs it points at files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FetchAttribute {
+    /// The attribute's name, as written, in the text.
+    pub name: std::ops::Range<usize>,
+    /// From the start of the element's first recorded URL to one past the start of its last.
+    pub urls: std::ops::Range<usize>,
 }
 
 impl HtmlScan {
@@ -182,6 +198,7 @@ pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
         not_recorded: state.not_recorded,
         unrecorded_base: state.unrecorded_base,
         not_scanned: None,
+        fetch_attributes: state.fetch_attributes,
     }
 }
 
@@ -247,6 +264,44 @@ mod tests {
 
     fn at<'a>(html: &'a str, url: &Found) -> &'a str {
         &html[url.range.start..url.range.end]
+    }
+
+    /// The names of `crossorigin` and `integrity` are found however they are written, on
+    /// elements with URLs only, each tied to its element's URLs.
+    #[test]
+    fn finds_fetch_attributes() {
+        let html = "<link crossorigin href=a.css><link href=b.css CrossOrigin=\"anonymous\" \
+                    integrity = 'sha384-x' rel=stylesheet><img\tsrc=c.png\ncrossorigin>\
+                    <div crossorigin></div><script integrity=\"i\" src=d.js></script>";
+        let scanned = super::scan(html, usize::MAX);
+        let names: Vec<&str> = scanned
+            .fetch_attributes
+            .iter()
+            .map(|a| &html[a.name.clone()])
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "crossorigin",
+                "CrossOrigin",
+                "integrity",
+                "crossorigin",
+                "integrity"
+            ]
+        );
+        let owners: Vec<&str> = scanned
+            .fetch_attributes
+            .iter()
+            .map(|a| {
+                let url = scanned
+                    .urls
+                    .iter()
+                    .find(|u| a.urls.contains(&u.range.start))
+                    .expect("an element URL");
+                url.reference(html)
+            })
+            .collect();
+        assert_eq!(owners, ["a.css", "b.css", "b.css", "c.png", "d.js"]);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::tree::{
     ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
     is_html_encoding, raw_text_end, text_state,
 };
-use super::{HtmlUrl, UrlKind};
+use super::{FetchAttribute, HtmlUrl, UrlKind};
 use crate::vocab::element;
 
 /// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
@@ -144,6 +144,13 @@ pub(super) struct ScanState {
     /// The reference of the first `<base href>` candidate found once `urls` was full, when
     /// none is in `urls`.
     pub(super) unrecorded_base: Option<String>,
+    /// Where the current attribute's name starts, near enough: the position when the
+    /// tokenizer began it.
+    attribute_start: usize,
+    /// Where the names of the current start tag's fetch attributes lie.
+    fetch_names: Vec<Range<usize>>,
+    /// The fetch attributes of start tags with recorded URLs.
+    pub(super) fetch_attributes: Vec<FetchAttribute>,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -190,11 +197,32 @@ impl ScanState {
             return;
         }
         self.attribute_done = true;
+        if is_fetch_attribute(&self.attribute) {
+            self.note_fetch_attribute(text);
+        }
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
         if self.tree.in_foreign_content() {
             self.note_tree_attribute(value_start, text);
+        }
+    }
+
+    /// Notes where the name of the current attribute, a fetch attribute, lies: within a few
+    /// bytes of where the tokenizer began it (it may have read a byte past the start).
+    #[inline(never)]
+    fn note_fetch_attribute(&mut self, text: &str) {
+        let name = &self.attribute;
+        let from = self.attribute_start.saturating_sub(2);
+        let window = text
+            .as_bytes()
+            .get(from..(from + name.len() + 4).min(text.len()))
+            .unwrap_or_default();
+        if let Some(at) = window
+            .windows(name.len())
+            .position(|w| w.eq_ignore_ascii_case(name))
+        {
+            self.fetch_names.push(from + at..from + at + name.len());
         }
     }
 
@@ -417,6 +445,13 @@ impl ScanState {
     }
 }
 
+/// True for `crossorigin` and `integrity` (lowercase), the attributes that change how the URLs
+/// of their element are fetched (see [`FetchAttribute`]).
+#[inline]
+fn is_fetch_attribute(attribute: &[u8]) -> bool {
+    matches!(attribute, b"crossorigin" | b"integrity")
+}
+
 /// `reference` when it differs from the text at `range`, else `None` (see
 /// [`HtmlUrl::reference`]).
 fn unless_at(text: &str, range: &Range<usize>, reference: Cow<'_, str>) -> Option<Box<str>> {
@@ -465,6 +500,7 @@ impl Emitter for UrlEmitter<'_> {
         state.attribute.clear();
         state.attribute_done = false;
         state.collecting = false;
+        state.fetch_names.clear();
     }
 
     fn init_end_tag(&mut self) {
@@ -491,8 +527,21 @@ impl Emitter for UrlEmitter<'_> {
         state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
+        let recorded = state.urls.len();
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
             state.start_tag_urls(text, namespace);
+        }
+        if !state.fetch_names.is_empty() {
+            let starts = state.urls.get(recorded..).unwrap_or_default();
+            if let (Some(first), Some(last)) = (starts.first(), starts.last()) {
+                let urls = first.range.start..last.range.start + 1;
+                for name in state.fetch_names.drain(..) {
+                    state.fetch_attributes.push(FetchAttribute {
+                        name,
+                        urls: urls.clone(),
+                    });
+                }
+            }
         }
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
@@ -529,6 +578,7 @@ impl Emitter for UrlEmitter<'_> {
     fn init_attribute(&mut self) {
         let text = self.text;
         self.state.end_attribute(text);
+        self.state.attribute_start = self.state.position;
     }
 
     fn init_attribute_value(&mut self) {
