@@ -164,9 +164,13 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (the HTML Standard's [refresh state](https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh)).
 pub(super) const HTTP_EQUIV: &str = "http-equiv";
 
-/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`] and [`HTTP_EQUIV`] at
-/// compile time: bit `first byte % 32` of entry `length % 16` is set for every name the scan
-/// keeps. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
+/// The attributes that change how their element's URLs are fetched, whose names the scan
+/// notes (see [`FetchAttribute`](super::FetchAttribute)).
+pub(super) const FETCH_ATTRIBUTES: [&str; 2] = ["crossorigin", "integrity"];
+
+/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`], [`HTTP_EQUIV`] and
+/// [`FETCH_ATTRIBUTES`] at compile time: bit `first byte % 32` of entry `length % 16` is set
+/// for every name the scan keeps or notes. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
 const NAME_FILTER: [u32; 16] = name_filter();
 
 // Indexing in a `const fn` runs at compile time: out of bounds would fail the build, and
@@ -175,11 +179,13 @@ const NAME_FILTER: [u32; 16] = name_filter();
 const fn name_filter() -> [u32; 16] {
     let mut filter = [0u32; 16];
     let mut i = 0;
-    while i <= URL_ATTRIBUTES.len() {
+    while i < URL_ATTRIBUTES.len() + 1 + FETCH_ATTRIBUTES.len() {
         let name = if i < URL_ATTRIBUTES.len() {
             URL_ATTRIBUTES[i].name.as_bytes()
-        } else {
+        } else if i == URL_ATTRIBUTES.len() {
             HTTP_EQUIV.as_bytes()
+        } else {
+            FETCH_ATTRIBUTES[(i - URL_ATTRIBUTES.len() - 1) % FETCH_ATTRIBUTES.len()].as_bytes()
         };
         filter[name.len() % 16] |= 1 << (name[0] % 32);
         i += 1;
@@ -214,6 +220,18 @@ pub(super) fn url_attribute(
 mod tests {
     use super::*;
     use crate::vocab;
+
+    /// The fetch attributes pass the name filter, and the emitter's spelt-out match takes them.
+    #[test]
+    fn fetch_attributes_pass_the_filter() {
+        for name in FETCH_ATTRIBUTES {
+            assert!(may_be_kept(name.as_bytes()), "{name}");
+            assert!(
+                matches!(name.as_bytes(), b"crossorigin" | b"integrity"),
+                "{name}"
+            );
+        }
+    }
 
     /// Every name the table holds is one the vocabulary knows, so that a record the scan
     /// writes reads back; and every element it names is one of the vocabulary's elements.

@@ -144,9 +144,6 @@ pub(super) struct ScanState {
     /// The reference of the first `<base href>` candidate found once `urls` was full, when
     /// none is in `urls`.
     pub(super) unrecorded_base: Option<String>,
-    /// Where the current attribute's name starts, near enough: the position when the
-    /// tokenizer began it.
-    attribute_start: usize,
     /// Where the names of the current start tag's fetch attributes lie.
     fetch_names: Vec<Range<usize>>,
     /// The fetch attributes of start tags with recorded URLs.
@@ -197,9 +194,6 @@ impl ScanState {
             return;
         }
         self.attribute_done = true;
-        if is_fetch_attribute(&self.attribute) {
-            self.note_fetch_attribute(text);
-        }
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
@@ -208,19 +202,19 @@ impl ScanState {
         }
     }
 
-    /// Notes where the name of the current attribute, a fetch attribute, lies: within a few
-    /// bytes of where the tokenizer began it (it may have read a byte past the start).
-    #[inline(never)]
-    fn note_fetch_attribute(&mut self, text: &str) {
+    /// Notes where the name of the current attribute, a fetch attribute, lies: it ends before
+    /// `value_start` (or, for an attribute without a value, before the tokenizer's position)
+    /// with only `=`, a quote and white space between, or a byte the tokenizer read ahead. It
+    /// is looked for in the [`FETCH_NAME_REACH`] bytes before: a name followed by more white
+    /// space than that is not noted.
+    fn note_fetch_attribute(&mut self, value_start: Option<usize>, text: &str) {
         let name = &self.attribute;
-        let from = self.attribute_start.saturating_sub(2);
-        let window = text
-            .as_bytes()
-            .get(from..(from + name.len() + 4).min(text.len()))
-            .unwrap_or_default();
+        let end = value_start.unwrap_or(self.position).min(text.len());
+        let from = end.saturating_sub(FETCH_NAME_REACH + name.len());
+        let window = text.as_bytes().get(from..end).unwrap_or_default();
         if let Some(at) = window
             .windows(name.len())
-            .position(|w| w.eq_ignore_ascii_case(name))
+            .rposition(|w| w.eq_ignore_ascii_case(name))
         {
             self.fetch_names.push(from + at..from + at + name.len());
         }
@@ -248,6 +242,11 @@ impl ScanState {
     /// [`classify_attribute`](Self::classify_attribute)).
     #[inline(never)]
     fn keep_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        // FETCH_ATTRIBUTES, spelt out so that the compiler tells them apart by length first.
+        if matches!(&self.attribute[..], b"crossorigin" | b"integrity") {
+            self.note_fetch_attribute(value_start, text);
+            return;
+        }
         let namespace = self.namespace();
         let tag = element_name(&self.tag, namespace);
         let (name, mut kind) = if tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
@@ -407,6 +406,22 @@ impl ScanState {
         }
     }
 
+    /// Ties the fetch attributes of the current start tag to its URLs, those of `urls` from
+    /// index `recorded` on; a tag whose URLs were not recorded has none tied.
+    #[inline(never)]
+    fn tie_fetch_attributes(&mut self, recorded: usize) {
+        let starts = self.urls.get(recorded..).unwrap_or_default();
+        if let (Some(first), Some(last)) = (starts.first(), starts.last()) {
+            let urls = first.range.start..last.range.start + 1;
+            for name in self.fetch_names.drain(..) {
+                self.fetch_attributes.push(FetchAttribute {
+                    name,
+                    urls: urls.clone(),
+                });
+            }
+        }
+    }
+
     /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
@@ -445,12 +460,9 @@ impl ScanState {
     }
 }
 
-/// True for `crossorigin` and `integrity` (lowercase), the attributes that change how the URLs
-/// of their element are fetched (see [`FetchAttribute`]).
-#[inline]
-fn is_fetch_attribute(attribute: &[u8]) -> bool {
-    matches!(attribute, b"crossorigin" | b"integrity")
-}
+/// How far before a fetch attribute's value (or the tokenizer's position) its name is looked
+/// for, in bytes, beyond the name's own length.
+const FETCH_NAME_REACH: usize = 256;
 
 /// `reference` when it differs from the text at `range`, else `None` (see
 /// [`HtmlUrl::reference`]).
@@ -527,20 +539,11 @@ impl Emitter for UrlEmitter<'_> {
         state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
-        let recorded = state.urls.len();
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
+            let recorded = state.urls.len();
             state.start_tag_urls(text, namespace);
-        }
-        if !state.fetch_names.is_empty() {
-            let starts = state.urls.get(recorded..).unwrap_or_default();
-            if let (Some(first), Some(last)) = (starts.first(), starts.last()) {
-                let urls = first.range.start..last.range.start + 1;
-                for name in state.fetch_names.drain(..) {
-                    state.fetch_attributes.push(FetchAttribute {
-                        name,
-                        urls: urls.clone(),
-                    });
-                }
+            if !state.fetch_names.is_empty() {
+                state.tie_fetch_attributes(recorded);
             }
         }
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
@@ -578,7 +581,6 @@ impl Emitter for UrlEmitter<'_> {
     fn init_attribute(&mut self) {
         let text = self.text;
         self.state.end_attribute(text);
-        self.state.attribute_start = self.state.position;
     }
 
     fn init_attribute_value(&mut self) {
