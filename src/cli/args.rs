@@ -113,14 +113,15 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
-    /// Write every part of one message as a file in a directory, its HTML parts with each URL
-    /// that names another part (cid:, mid:, Content-Location) pointing at that part's file,
-    /// and an index.json; prints the path of the main HTML page.
+    /// Write every part of one message as a file in a directory, its HTML and CSS parts with
+    /// each URL that names another part (cid:, mid:, Content-Location) pointing at that part's
+    /// file and every other relative URL made absolute, and an index.json; prints the path of
+    /// the main page (the main HTML file; for a message without HTML, the file of its body).
     ///
     /// An mbox (a MESSAGE whose first bytes are `From `) of more than one message gives each
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
     /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
-    /// per main page; an mbox of one message is extracted into OUT itself.
+    /// per message; an mbox of one message is extracted into OUT itself.
     #[command(after_help = "\
 Examples:
   mimebase extract --dir parts message.eml

@@ -1,5 +1,6 @@
 //! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
-//! with `OUT/index.json`; the path of the main HTML page on stdout (escaped as all text
+//! with `OUT/index.json`; the path of the main page (see [`mimebase::Extracted::root`]: the
+//! main HTML file, else the file of the message's body) on stdout (escaped as all text
 //! output is). Exit code 1 when the message cannot be read (also when a file exists and
 //! `--force` is not given); 2 when a file cannot be written, or when OUT (or a directory
 //! above it, or a message's `OUT/OFFSET/`) is a file: the error then names that path as not
@@ -8,9 +9,8 @@
 //! An mbox input (its first five bytes `From `, read by [`mimebase::mailbox`] as every
 //! command reads it) that holds more than one message gives each message a directory of its
 //! own, `OUT/OFFSET/`, OFFSET being the byte offset of its `From ` line in the file (the
-//! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message with
-//! a main HTML page. An mbox holding one message is extracted into OUT itself, as a file
-//! holding one message is. A message that cannot be read or written is named on stderr and
+//! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message. An
+//! mbox holding one message is extracted into OUT itself, as a file holding one message is. A message that cannot be read or written is named on stderr and
 //! the others are still extracted (exit code 1).
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
@@ -25,11 +25,13 @@
 //! when empty) is removed, the file is named on stderr, and the exit code is 2; a signal
 //! removes the same (see `write`).
 //!
-//! `index.json` is one JSON object: `root` (the main HTML page's file name, or `null`) and
+//! `index.json` is one JSON object: `root` (the main page's file name, or `null` for a
+//! message without any file) and
 //! `files`, one object per file in document order: `file` (its name in OUT), `part` (IMAP
 //! part identifier), `content_type`, `base` (the part's effective base URL or `null`),
 //! `content_location` (resolved when it could be, else as written, or `null`) and
-//! `rewritten_urls` (how many URLs were pointed at other files).
+//! `rewritten_urls` (how many URLs of an HTML or CSS file were changed: pointed at other
+//! files or made absolute).
 
 use std::fs;
 use std::io::{self, Write};

@@ -1,6 +1,9 @@
-//! `extract`: every leaf entity of a message as a file, HTML parts with the URLs that name
-//! another part of the message (see [`target`](crate::target)) pointing at that part's
-//! file, so that the message's page opens offline with its images and frames.
+//! `extract`: every leaf entity of a message as a file, HTML and CSS parts with the URLs that
+//! name another part of the message (see [`target`](crate::target)) pointing at that part's
+//! file and every other relative URL made absolute, so that the message's page opens offline
+//! as a browser shows the message (an MHTML archive, an HTML mail with its images): with its
+//! images, stylesheets, fonts and frames, and without a URL that reaches a file outside the
+//! directory.
 //!
 //! This module decides the files' names and contents; writing them into a directory is the
 //! caller's (the `mimebase extract` command writes them and an `index.json`).
@@ -9,15 +12,39 @@
 //!
 //! Every leaf entity (one with no entity inside it) becomes one file, its body with the
 //! transfer encoding undone (RFC 2045 §6); an encapsulated message that is not walked into is
-//! written as it is, as a `.eml` file. An HTML part with URLs that have a
-//! [`target`](crate::UrlRecord::target) has each of them replaced by the relative path of the
-//! target's file, percent-encoded (RFC 3986 §2.1), with the URL's fragment kept; the splicing
-//! is [`rewrite`](crate::rewrite())'s: only the bytes of those URLs change, escaped for where
-//! they stand, in the part's own charset, and the new HTML must read back the same URLs. A
-//! part that cannot be changed faithfully is written decoded and unchanged, with a
-//! [`DiagnosticKind::RewriteSkipped`] diagnostic. Same-document references (empty, or a
-//! fragment alone) are left as written. The HTML file keeps the part's charset and has no
-//! `Content-Type` beside it: a browser opening it from disk goes by `<meta charset>` or
+//! written as it is, as a `.eml` file. In HTML parts (every URL source that
+//! [`analyze`](crate::analyze()) reports, CSS in `style` attributes and `<style>` elements
+//! included) and CSS parts (`text/css`: every `url()`, `@import` string and `image-set()`
+//! string), each URL
+//!
+//! - that names another entity (a [`target`](crate::UrlRecord::target): `cid:`, `mid:`, a
+//!   `Content-Location`) is replaced by the relative path of that entity's file,
+//!   percent-encoded (RFC 3986 §2.1), with the URL's fragment kept;
+//! - that is relative and resolved, but names no entity, is replaced by its resolved form, as
+//!   [`rewrite`](crate::rewrite()) writes it: left relative, it would name a file beside (or
+//!   above) the written one;
+//! - is otherwise left as written: same-document references (empty, or a fragment alone),
+//!   absolute URLs naming no entity, URLs that did not resolve.
+//!
+//! A part's URLs resolve against its effective base (RFC 2557 §5: an MHTML part's
+//! `Content-Location`), a frame's against its own, a stylesheet's against the stylesheet's
+//! (CSS Values and Units §4.5.1), as [`analyze`](crate::analyze()) resolves them. The HTML
+//! Standard resolves a page's URLs against its `<base href>`, which in the written page would
+//! turn the relative file paths back into URLs on the web: a `<base href>` is replaced by the
+//! page's own file name (every other URL being a file path or absolute, it then changes
+//! nothing). On an element whose URL now points at a file, `crossorigin` and `integrity` are
+//! renamed `data-crossorigin` and `data-integrity`: a page opened from disk has an opaque
+//! origin, for which a CORS fetch of another file fails (HTML Standard §2.5.4, CORS settings
+//! attributes), and a stylesheet changed here no longer matches its digest (Subresource
+//! Integrity §3.3.5). Elements whose URLs stay on the web keep both.
+//!
+//! The splicing is [`rewrite`](crate::rewrite())'s: only the bytes of those URLs (and
+//! attribute names) change, escaped for where they stand (HTML attribute quoting, CSS
+//! escapes), in the part's own charset (a stylesheet's as CSS Syntax §3.2 determines it: byte
+//! order mark, `charset` parameter, `@charset`, UTF-8), and the new text must read back the
+//! same URLs. A part that cannot be changed faithfully is written decoded and unchanged, with
+//! a [`DiagnosticKind::RewriteSkipped`] diagnostic. The HTML file keeps the part's charset and
+//! has no `Content-Type` beside it: a browser opening it from disk goes by `<meta charset>` or
 //! guesses.
 //!
 //! A target that is not a leaf is followed to the leaf that stands for it: the root of a
@@ -81,8 +108,9 @@ pub struct Extracted {
     /// never `index.json`.
     pub files: Vec<ExtractedFile>,
     /// The file of the message's main document: the leaf that stands for the root entity
-    /// (see the [module docs](mod@crate::extract)) when it is HTML, else the first HTML file;
-    /// `None` when there is no HTML part.
+    /// (see the [module docs](mod@crate::extract)) when it is HTML, else the first HTML file,
+    /// else (a message without HTML, such as a plain-text one) the leaf that stands for the
+    /// root entity; `None` only when the message has no file at all.
     pub root: Option<String>,
 }
 
@@ -99,10 +127,11 @@ pub struct ExtractedFile {
     pub base: Option<String>,
     /// Its `Content-Location`, resolved when it could be, else as written; `None` without one.
     pub content_location: Option<String>,
-    /// The body with its transfer encoding undone; for an HTML part, with the URLs that name
-    /// other parts pointing at their files.
+    /// The body with its transfer encoding undone; for an HTML or CSS part, with its URLs
+    /// changed (see the [module docs](mod@crate::extract)).
     pub bytes: Vec<u8>,
-    /// How many URLs were changed to point at another file.
+    /// How many URLs of an HTML or CSS file were changed: pointed at another file, made
+    /// absolute, or (`<base href>`) made the file's own name.
     pub rewritten_urls: usize,
 }
 

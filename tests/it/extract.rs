@@ -428,3 +428,80 @@ fn samples_point_at_existing_files() {
     // 11 + 2 + 4 + 2 URLs with a target (see the `targets` module for each).
     assert_eq!(total, 19);
 }
+
+/// A message without HTML still has a main page, its body's file: an mbox of plain-text
+/// messages prints a line per message, each naming the file of that message's text.
+#[test]
+fn messages_without_html_print_their_body_file() {
+    let dir = workdir("plain-text-mbox");
+    let mbox = dir.join("plain.mbox");
+    fs::write(
+        &mbox,
+        "From a@example.com Tue Nov 24 10:00:00 2026\nSubject: one\n\nFirst.\n\n\
+         From b@example.com Tue Nov 24 10:01:00 2026\nSubject: two\n\
+         Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\n\nSecond.\n\
+         --b\nContent-Type: application/pdf\n\n%PDF\n--b--\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let output = mimebase(
+        &[
+            "extract",
+            "--dir",
+            out.to_str().unwrap(),
+            mbox.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(output.status.success(), "{output:?}");
+    let lines: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let offset = "From a@example.com Tue Nov 24 10:00:00 2026\nSubject: one\n\nFirst.\n\n".len();
+    assert_eq!(
+        lines,
+        [
+            out.join("0").join("part-HEADER.txt").display().to_string(),
+            out.join(offset.to_string())
+                .join("part-1.txt")
+                .display()
+                .to_string(),
+        ]
+    );
+    assert_eq!(
+        fs::read(out.join("0/part-HEADER.txt")).unwrap(),
+        b"First.\n"
+    );
+}
+
+/// In a saved page: a stylesheet's relative `url()`s resolve against the stylesheet and point
+/// at the saved parts' files or become absolute; `<base href>` becomes the page's own name; on
+/// elements pointed at files `crossorigin` and `integrity` are renamed, elsewhere kept.
+#[test]
+fn stylesheets_base_and_fetch_attributes() {
+    let message = b"Content-Type: multipart/related; boundary=b\n\n--b\n\
+Content-Type: text/html\nContent-Location: https://x.example/a/page.html\n\n\
+<base href=\"https://x.example/a/\"><link rel=stylesheet crossorigin href=\"css/s.css\" \
+integrity=\"sha384-x\"><script src=\"https://cdn.example/j.js\" crossorigin></script>\n\
+--b\nContent-Type: text/css\nContent-Location: https://x.example/a/css/s.css\n\n\
+@import \"t.css\"; b { background: url(../img/b.png) } i { background: url('../../up.png') }\n\
+--b\nContent-Type: text/css\nContent-Location: https://x.example/a/css/t.css\n\nu{}\n\
+--b\nContent-Type: image/png\nContent-Location: https://x.example/a/img/b.png\n\nPNG\n--b--\n";
+    let extracted = extract(message, &Options::new());
+    let names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["page.html", "s.css", "t.css", "b.png"]);
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[0].bytes),
+        "<base href=\"page.html\"><link rel=stylesheet data-crossorigin href=\"s.css\" \
+         data-integrity=\"sha384-x\"><script src=\"https://cdn.example/j.js\" crossorigin></script>"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[1].bytes),
+        "@import \"t.css\"; b { background: url(b.png) } \
+         i { background: url('https://x.example/up.png') }"
+    );
+    assert_eq!(extracted.files[1].rewritten_urls, 3);
+    assert_eq!(extracted.root.as_deref(), Some("page.html"));
+}
