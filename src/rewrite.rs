@@ -244,8 +244,8 @@ fn skipped(entity: &Entity, reason: String) -> Diagnostic {
 /// Bytes that replace a range of a buffer.
 #[derive(Debug, Clone)]
 pub(crate) struct Splice {
-    pub(crate) range: Range<usize>,
-    pub(crate) bytes: Vec<u8>,
+    range: Range<usize>,
+    bytes: Vec<u8>,
 }
 
 /// `bytes` with the splices applied (they must not overlap; they are sorted here).
@@ -394,50 +394,63 @@ pub(crate) fn splice_decoded<'a>(
     }
     let bytes = walk.bytes(raw, entity.buffer);
     let decoded = mime::decoded_body(bytes, entity, &mut Vec::new());
+    let decoded_splices = splices_of_edits(part.encoding, &decoded, &part.text, edits)?;
+    let new = apply(&decoded, &decoded_splices);
+    read_back(&new, entity, part, new_value)?;
+    Ok((new, decoded_splices))
+}
+
+/// The splices of `bytes`, whose decoding with `encoding` is `text`, that make the `edits` of
+/// `text` (ranges of it, sorted and not overlapping, with their new text): each new text
+/// encoded in `encoding`. An error when a range cannot be mapped onto the bytes, or when the
+/// text a range replaces does not come back unchanged through the encoding.
+pub(crate) fn splices_of_edits(
+    encoding: &'static Encoding,
+    bytes: &[u8],
+    text: &str,
+    edits: Vec<(Range<usize>, String)>,
+) -> Result<Vec<Splice>, String> {
     let mut offsets: Vec<usize> = edits
         .iter()
         .flat_map(|(range, _)| [range.start, range.end])
         .collect();
     offsets.sort_unstable();
     offsets.dedup();
-    let Some(map) = byte_offsets(part.encoding, &decoded, &part.text, &offsets) else {
-        return Err("text offsets could not be mapped to the body's bytes".to_owned());
-    };
+    let unmapped = || "text offsets could not be mapped to the body's bytes".to_owned();
+    let map = byte_offsets(encoding, bytes, text, &offsets).ok_or_else(unmapped)?;
     let to_bytes = |offset: usize| {
         offsets
             .binary_search(&offset)
             .ok()
             .and_then(|i| map.get(i).copied())
     };
-    let mut decoded_splices = Vec::with_capacity(edits.len());
-    for (range, text) in edits {
+    let mut splices = Vec::with_capacity(edits.len());
+    for (range, new) in edits {
         let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
-            return Err("text offsets could not be mapped to the body's bytes".to_owned());
+            return Err(unmapped());
         };
         // What an edit keeps of the old text (a value written anew whole) is encoded again:
         // that must give back its old bytes, which a charset with two byte sequences for one
         // character (Shift_JIS) does not always do.
-        let old_text = part.text.get(range.clone()).unwrap_or_default();
-        let (old_again, _, _) = part.encoding.encode(old_text);
-        if decoded.get(start..end) != Some(&old_again[..]) {
+        let old_text = text.get(range.clone()).unwrap_or_default();
+        let (old_again, _, _) = encoding.encode(old_text);
+        if bytes.get(start..end) != Some(&old_again[..]) {
             return Err(format!(
                 "bytes of the part do not come back unchanged through {}",
-                part.encoding.name()
+                encoding.name()
             ));
         }
         // The new text's own bytes when the charset writes it as UTF-8 (no copy).
-        let bytes = match part.encoding.encode(&text) {
+        let new = match encoding.encode(&new) {
             (Cow::Owned(encoded), _, _) => encoded,
-            (Cow::Borrowed(_), _, _) => text.into_bytes(),
+            (Cow::Borrowed(_), _, _) => new.into_bytes(),
         };
-        decoded_splices.push(Splice {
+        splices.push(Splice {
             range: start..end,
-            bytes,
+            bytes: new,
         });
     }
-    let new = apply(&decoded, &decoded_splices);
-    read_back(&new, entity, part, new_value)?;
-    Ok((new, decoded_splices))
+    Ok(splices)
 }
 
 /// Why a part that lost URLs to [`Options::with_max_urls`] is left as it was: changing only
@@ -628,7 +641,7 @@ pub(crate) fn css_escape(url: &str, quote: Option<u8>) -> String {
 /// For each text offset in `wanted` (sorted, UTF-8 offsets into `text`, the decoding of
 /// `bytes` with `encoding`), the offset in `bytes` where decoding reaches it; `None` when one
 /// cannot be found (an offset inside a character).
-pub(crate) fn byte_offsets(
+fn byte_offsets(
     encoding: &'static Encoding,
     bytes: &[u8],
     text: &str,

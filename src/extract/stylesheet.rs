@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use encoding_rs::{Encoding, UTF_8};
 
 use crate::css;
-use crate::rewrite::{Splice, apply, byte_offsets, css_escape};
+use crate::rewrite::{apply, css_escape, splices_of_edits};
 
 /// `bytes` (a stylesheet, its transfer encoding undone; `charset` the `charset` parameter of
 /// its `Content-Type`) with each URL for which `new_value`
@@ -64,38 +64,8 @@ pub(super) fn rewrite(
     if edits.is_empty() {
         return Ok(None);
     }
-    let mut offsets: Vec<usize> = edits
-        .iter()
-        .flat_map(|(range, _)| [range.start, range.end])
-        .collect();
-    offsets.sort_unstable();
-    offsets.dedup();
-    let unmapped = || "text offsets could not be mapped to the stylesheet's bytes".to_owned();
-    let map = byte_offsets(encoding, bytes, &text, &offsets).ok_or_else(unmapped)?;
-    let to_bytes = |offset: usize| {
-        offsets
-            .binary_search(&offset)
-            .ok()
-            .and_then(|i| map.get(i).copied())
-    };
-    let mut splices = Vec::with_capacity(edits.len());
-    for (range, new) in &edits {
-        let (Some(start), Some(end)) = (to_bytes(range.start), to_bytes(range.end)) else {
-            return Err(unmapped());
-        };
-        let old_text = text.get(range.clone()).unwrap_or_default();
-        if bytes.get(start..end) != Some(&encoding.encode(old_text).0[..]) {
-            return Err(format!(
-                "bytes of the stylesheet do not come back unchanged through {}",
-                encoding.name()
-            ));
-        }
-        // `css_escape` writes ASCII only, which every ASCII-compatible encoding keeps.
-        splices.push(Splice {
-            range: start..end,
-            bytes: new.clone().into_bytes(),
-        });
-    }
+    let count = edits.len();
+    let splices = splices_of_edits(encoding, bytes, &text, edits)?;
     let new = apply(bytes, &splices);
     let (new_text, _) = encoding.decode_without_bom_handling(&new);
     let read_back = css::urls(&new_text);
@@ -110,7 +80,7 @@ pub(super) fn rewrite(
                 .to_owned(),
         );
     }
-    Ok(Some((new, edits.len())))
+    Ok(Some((new, count)))
 }
 
 /// The stylesheet's encoding (CSS Syntax §3.2, see the module docs).
