@@ -5,7 +5,9 @@
 //! no leading `.`, no control character, no character Windows refuses, no trailing dot or
 //! space, no device name), names are unique ignoring case (Unicode lowercase; extract folds
 //! case fully, which is stricter), `index.json` stays free, and
-//! the name percent-encoded as a relative URL resolves inside the directory.
+//! the name percent-encoded as a relative URL resolves inside the directory. The input is also
+//! the stylesheet of a saved page: every URL `extract` changes in it is a written file's name
+//! or an absolute URL.
 #![no_main]
 
 use std::collections::HashSet;
@@ -38,6 +40,19 @@ fn message_from_lines(data: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `name` percent-encoded as a relative URL path, all but RFC 3986 unreserved characters.
+fn url_path(name: &str) -> String {
+    name.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
 fn check(raw: &[u8]) {
     let extracted = mimebase::extract(raw, &mimebase::Options::new());
     let mut seen = HashSet::new();
@@ -68,16 +83,7 @@ fn check(raw: &[u8]) {
         );
         assert!(name.len() <= 140, "{name:?}");
         assert!(seen.insert(name.to_lowercase()), "duplicate {name:?}");
-        let escaped: String = name
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
+        let escaped = url_path(name);
         let joined = ada_url::Url::parse(escaped.as_str(), Some("file:///out/")).unwrap();
         assert!(
             joined.href().starts_with("file:///out/") && joined.pathname().matches('/').count() == 2,
@@ -87,7 +93,48 @@ fn check(raw: &[u8]) {
     }
 }
 
+/// A saved page whose stylesheet is `data`: every URL `extract` changed in the written
+/// stylesheet is the name of a written file (with a fragment, percent-encoded) or an absolute
+/// URL, never a relative path that could leave the directory; and the written stylesheet holds
+/// as many URLs as the input.
+fn check_stylesheet(data: &[u8]) {
+    let mut raw = b"Content-Type: multipart/related; boundary=\"=_b\"\n\n--=_b\n\
+Content-Type: text/html\nContent-Location: https://x.example/d/page.html\n\n\
+<link rel=stylesheet href=s.css>\n--=_b\n\
+Content-Type: image/png\nContent-Location: https://x.example/i/a.png\n\nx\n--=_b\n\
+Content-Type: text/css\nContent-Location: https://x.example/d/s.css\n\n"
+        .to_vec();
+    raw.extend_from_slice(data);
+    raw.extend_from_slice(b"\n--=_b--\n");
+    let extracted = mimebase::extract(&raw, &mimebase::Options::new());
+    let paths: HashSet<String> = extracted.files.iter().map(|f| url_path(&f.name)).collect();
+    let Some(css) = extracted.files.iter().find(|f| f.content_type == "text/css") else {
+        return;
+    };
+    let (Ok(before), Ok(after)) = (
+        std::str::from_utf8(data.strip_suffix(b"\n").unwrap_or(data)),
+        std::str::from_utf8(&css.bytes),
+    ) else {
+        return;
+    };
+    let before = mimebase::fuzzing::css_urls(before);
+    let after = mimebase::fuzzing::css_urls(after);
+    if css.rewritten_urls == 0 {
+        return;
+    }
+    assert_eq!(before.len(), after.len(), "{before:?} -> {after:?}");
+    for ((_, old), (_, new)) in before.iter().zip(&after) {
+        if old == new {
+            continue;
+        }
+        let is_file = paths.contains(new.split('#').next().unwrap_or_default());
+        let is_absolute = ada_url::Url::parse(new.as_str(), None).is_ok();
+        assert!(is_file || is_absolute, "{old:?} -> {new:?}");
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     check(&message_from_lines(data));
     check(data);
+    check_stylesheet(data);
 });
