@@ -16,6 +16,7 @@
 //! the registry locked, and the thread keeps it locked until the process ends, so a signal
 //! leaves either the old file or the new one whole, never both and never neither.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
@@ -24,7 +25,34 @@ use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
 /// What the signal thread removes: files, and directories (removed only when empty), in the
 /// reverse order of their registration.
-static WRITTEN: Mutex<Vec<Written>> = Mutex::new(Vec::new());
+static WRITTEN: Mutex<Registry> = Mutex::new(Registry {
+    next: 0,
+    entries: BTreeMap::new(),
+});
+
+/// The paths this run wrote, by the number of their registration: a file is forgotten by its
+/// number, in time logarithmic in their count (`extract` registers a file for each part).
+#[derive(Debug)]
+struct Registry {
+    /// The number of the next registration.
+    next: u64,
+    entries: BTreeMap<u64, Written>,
+}
+
+impl Registry {
+    /// Registers `entry`; its number.
+    fn push(&mut self, entry: Written) -> u64 {
+        let number = self.next;
+        self.next += 1;
+        self.entries.insert(number, entry);
+        number
+    }
+
+    /// Forgets the entry registered as `number`, if it still is.
+    fn forget(&mut self, number: u64) {
+        self.entries.remove(&number);
+    }
+}
 
 /// A path this run wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,14 +63,14 @@ pub(crate) enum Written {
     Dir(PathBuf),
 }
 
-fn written() -> MutexGuard<'static, Vec<Written>> {
+fn written() -> MutexGuard<'static, Registry> {
     WRITTEN.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes `entries`, last first: a file, or a directory when it is empty. Errors are passed
-/// over: a path may already be gone.
-fn remove(entries: &[Written]) {
-    for entry in entries.iter().rev() {
+/// Removes the registered paths, last first: a file, or a directory when it is empty. Errors
+/// are passed over: a path may already be gone.
+fn remove(registry: &Registry) {
+    for entry in registry.entries.values().rev() {
         let _ = match entry {
             Written::File(path) => fs::remove_file(path),
             Written::Dir(path) => fs::remove_dir(path),
@@ -96,19 +124,19 @@ pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
 
 /// Forgets every registered path: the run is complete, what it wrote stays.
 pub(crate) fn keep_all() {
-    written().clear();
+    written().entries.clear();
 }
 
 /// Removes every registered path (the run failed) and forgets them.
 pub(crate) fn remove_all() {
-    let mut entries = written();
-    remove(&entries);
-    entries.clear();
+    let mut registry = written();
+    remove(&registry);
+    registry.entries.clear();
 }
 
 /// A registered file, forgotten when dropped (for a temporary file, the
 /// [`tempfile::TempPath`] beside it removes the file itself).
-pub(crate) struct Registration(PathBuf);
+pub(crate) struct Registration(u64);
 
 impl Registration {
     /// Registers the dotlock `PATH.lock` of the mbox `path`, locked by this process, for
@@ -120,22 +148,13 @@ impl Registration {
         let dotlock = PathBuf::from(name);
         let held = fs::read_to_string(&dotlock)
             .is_ok_and(|text| text.trim() == std::process::id().to_string());
-        held.then(|| {
-            register(Written::File(dotlock.clone()));
-            Registration(dotlock)
-        })
+        held.then(|| Registration(written().push(Written::File(dotlock))))
     }
-}
-
-/// Registers `entry` for removal on a signal or by [`remove_all`].
-fn register(entry: Written) {
-    written().push(entry);
 }
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        let file = Written::File(std::mem::take(&mut self.0));
-        written().retain(|entry| *entry != file);
+        written().forget(self.0);
     }
 }
 
@@ -177,8 +196,7 @@ impl Temporary {
             .permissions(fs::Permissions::from_mode(0o666))
             .tempfile_in(directory_of(path))
             .map_err(without_temporary_name)?;
-        let registration = Registration(file.path().to_path_buf());
-        entries.push(Written::File(registration.0.clone()));
+        let registration = Registration(entries.push(Written::File(file.path().to_path_buf())));
         drop(entries);
         // The file apart from its path: the errors of its writes then say what failed
         // without naming the temporary file (the caller names the file it writes).
@@ -223,8 +241,7 @@ impl Temporary {
         let mut entries = written();
         check()?;
         let renamed = temporary_path.persist(&path);
-        let temporary = Written::File(registration.0.clone());
-        entries.retain(|entry| *entry != temporary);
+        entries.forget(registration.0);
         renamed.map_err(|error| error.error)
     }
 
@@ -295,8 +312,7 @@ impl Closed {
         } else {
             file.persist_noclobber(&path)
         };
-        let temporary = Written::File(registration.0.clone());
-        entries.retain(|entry| *entry != temporary);
+        entries.forget(registration.0);
         renamed.map_err(|error| error.error)?;
         entries.push(Written::File(path));
         Ok(())
