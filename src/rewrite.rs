@@ -35,6 +35,7 @@
 //! `set_attribute` writes the whole tag anew, which would change bytes outside the values.
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use base64::Engine as _;
@@ -515,7 +516,18 @@ fn text_edits<'a>(
             .copied()
     };
     let mut edits = Vec::new();
-    let mut rebuilt: Vec<(usize, usize)> = Vec::new();
+    // The records of the URLs of each attribute value (a `srcset` holds several), gathered
+    // once: looking them up per URL would take time quadratic in their number.
+    let mut records_of_value: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    for (url, record) in &part.urls {
+        if let Some(value) = url.value {
+            records_of_value
+                .entry((value.start, value.end))
+                .or_default()
+                .push(*record);
+        }
+    }
+    let mut rebuilt: HashSet<(usize, usize)> = HashSet::new();
     for (url, record) in &part.urls {
         let Some(value) = url.value else {
             // CSS in a <style> element: raw text, exact range.
@@ -545,23 +557,19 @@ fn text_edits<'a>(
             continue;
         }
         // A value with character references, or unquoted: written anew whole, once.
-        if rebuilt.contains(&(value.start, value.end)) {
+        if !rebuilt.insert((value.start, value.end)) {
             continue;
         }
-        rebuilt.push((value.start, value.end));
-        let siblings: Vec<usize> = part
-            .urls
-            .iter()
-            .filter(|(other, _)| other.value == Some(value))
-            .map(|(_, record)| *record)
-            .collect();
+        let siblings = records_of_value
+            .get(&(value.start, value.end))
+            .map_or(&[][..], Vec::as_slice);
         if siblings.iter().all(|record| resolved_of(*record).is_none()) {
             continue;
         }
         let decoded = htmlize::unescape_attribute(raw_value);
         let mut new = String::with_capacity(decoded.len() + 64);
         let mut at = 0;
-        for ((range, _), record) in value_urls(url.kind, &decoded).into_iter().zip(&siblings) {
+        for ((range, _), record) in value_urls(url.kind, &decoded).into_iter().zip(siblings) {
             let Some(resolved) = resolved_of(*record) else {
                 continue;
             };

@@ -23,8 +23,14 @@
 //! - that is relative and resolved, but names no entity, is replaced by its resolved form, as
 //!   [`rewrite`](crate::rewrite()) writes it: left relative, it would name a file beside (or
 //!   above) the written one;
+//! - that would reach a local file other than those written is replaced by `about:invalid#`
+//!   and the reference percent-encoded, a URL no browser loads: a `file:` URL (written so,
+//!   or resolved against a `file:` base, as pages saved by Word are), a relative reference
+//!   that did not resolve (no base) or resolved only against `thismessage:/` (RFC 2557 §5
+//!   (e)), which in the written file would resolve against the file's own `file:` URL
+//!   (`../../etc/x`, `//host/share`, a Windows network path);
 //! - is otherwise left as written: same-document references (empty, or a fragment alone),
-//!   absolute URLs naming no entity, URLs that did not resolve.
+//!   absolute URLs of other schemes naming no entity.
 //!
 //! A part's URLs resolve against its effective base (RFC 2557 §5: an MHTML part's
 //! `Content-Location`), a frame's against its own, a stylesheet's against the stylesheet's
@@ -93,7 +99,7 @@ use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord, UrlSource};
 use crate::rewrite::{absolute_form, is_same_document, splice_decoded};
 use crate::target::Linker;
-use crate::url::strip_reference;
+use crate::url::{has_scheme, strip_reference};
 use crate::vocab::FieldName;
 
 use names::Names;
@@ -346,20 +352,43 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
 
 /// What a URL of an extracted HTML or CSS file is written as: the path of the file of the
 /// entity it names (`target`), else its absolute form when it is relative and resolved (see
-/// [`absolute_form`]); `None` (kept as written) for a same-document reference and for any
-/// other.
+/// [`absolute_form`]), else as it was (`None`); but a URL that would then reach a local file
+/// other than those written (a `file:` URL, or a relative reference that did not resolve, or
+/// only against `thismessage:/`, which in the written file would resolve against the file's
+/// own `file:` URL: `../../etc/x`, `//host/share`) is written [`inert`]. A same-document
+/// reference is kept (`None`).
 fn new_value(
     reference: &str,
     resolution: &Resolution,
     target: Option<&PartId>,
     path_to: &dyn Fn(&PartId, &str) -> Option<String>,
 ) -> Option<String> {
-    if is_same_document(&strip_reference(reference)) {
+    let stripped = strip_reference(reference);
+    if is_same_document(&stripped) {
         return None;
     }
-    target
-        .and_then(|part| path_to(part, reference))
-        .or_else(|| absolute_form(reference, resolution).map(str::to_owned))
+    if let Some(path) = target.and_then(|part| path_to(part, reference)) {
+        return Some(path);
+    }
+    match absolute_form(reference, resolution) {
+        Some(absolute) if !is_file_url(absolute) => Some(absolute.to_owned()),
+        Some(_) => Some(inert(&stripped)),
+        None if !has_scheme(&stripped) || is_file_url(&stripped) => Some(inert(&stripped)),
+        None => None,
+    }
+}
+
+/// True for a URL with the scheme `file` (ASCII case-insensitive).
+fn is_file_url(url: &str) -> bool {
+    url.get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"))
+}
+
+/// `about:invalid#` and the reference percent-encoded: a URL no browser loads (the URL the
+/// CSS Values specification gives a `url()` that does not parse), which keeps the reference
+/// readable in its fragment.
+fn inert(reference: &str) -> String {
+    format!("about:invalid#{}", utf8_percent_encode(reference, PATH))
 }
 
 /// The edits that rename the `crossorigin` and `integrity` attributes of the elements of
@@ -376,11 +405,20 @@ fn fetch_attribute_renames(
     part.fetch_attributes
         .iter()
         .filter(|attribute| {
-            part.urls.iter().any(|(url, record)| {
-                attribute.urls.contains(&url.range.start)
-                    && records.get(*record).is_some_and(|r| r.target.is_some())
-                    && new_values.get(*record).is_some_and(Option::is_some)
-            })
+            // The URLs are in document order: those of the element follow the first one at
+            // or after the start of its span.
+            let first = part
+                .urls
+                .partition_point(|(url, _)| url.range.start < attribute.urls.start);
+            part.urls
+                .get(first..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|(url, _)| attribute.urls.contains(&url.range.start))
+                .any(|(_, record)| {
+                    records.get(*record).is_some_and(|r| r.target.is_some())
+                        && new_values.get(*record).is_some_and(Option::is_some)
+                })
         })
         .map(|attribute| {
             let name = part.text.get(attribute.name.clone()).unwrap_or_default();

@@ -306,15 +306,24 @@ fn quoted_printable_html_is_written_decoded_with_escaping_kept() {
 }
 
 /// What a URL naming no part is written as: its resolved form when it is relative and resolved
-/// (not against `thismessage:/`, which no browser opens), else as it was.
-fn absolute_form(url: &mimebase::UrlRecord) -> String {
+/// (not against `thismessage:/`, which no browser opens, nor to a `file:` URL); `about:invalid#`
+/// and the reference when it would otherwise reach a local file (a `file:` URL, or a relative
+/// reference left relative); else as it was.
+fn expected_value(url: &mimebase::UrlRecord) -> String {
     let reference = mimebase::url::strip_reference(&url.reference);
-    let relative = !mimebase::url::has_scheme(&reference)
-        && !reference.is_empty()
-        && !reference.starts_with('#');
+    if reference.is_empty() || reference.starts_with('#') {
+        return url.reference.clone();
+    }
+    let is_file = |u: &str| u.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"));
+    let absolute = mimebase::url::has_scheme(&reference);
     match url.resolution.resolved() {
-        Some(resolved) if relative && !resolved.starts_with("thismessage:") => resolved.to_owned(),
-        _ => url.reference.clone(),
+        Some(resolved)
+            if !absolute && !resolved.starts_with("thismessage:") && !is_file(resolved) =>
+        {
+            resolved.to_owned()
+        }
+        _ if absolute && !is_file(&reference) => url.reference.clone(),
+        _ => format!("about:invalid#{reference}"),
     }
 }
 
@@ -378,7 +387,11 @@ fn check_extracted(message: &Path, out: &Path) -> usize {
                 continue;
             }
             let Some(target) = &url.target else {
-                assert_eq!(now, &absolute_form(url), "{name}: a URL naming no part");
+                let now = match now.strip_prefix("about:invalid#") {
+                    Some(fragment) => format!("about:invalid#{}", percent_decode(fragment)),
+                    None => now.clone(),
+                };
+                assert_eq!(now, expected_value(url), "{name}: a URL naming no part");
                 continue;
             };
             let path = percent_decode(now.split('#').next().unwrap());
@@ -504,4 +517,45 @@ integrity=\"sha384-x\"><script src=\"https://cdn.example/j.js\" crossorigin></sc
     );
     assert_eq!(extracted.files[1].rewritten_urls, 3);
     assert_eq!(extracted.root.as_deref(), Some("page.html"));
+}
+
+/// A URL that would reach a local file other than those written is made inert: relative
+/// references without a base (`../`, `/`, `//host`), `file:` URLs, and relative ones resolved
+/// against a `file:` base (pages saved by Word) or only against `thismessage:/`.
+#[test]
+fn urls_that_would_reach_local_files_are_made_inert() {
+    let no_base =
+        b"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\n\
+<img src=\"../../etc/p.png\"><img src=\"/etc/x.png\"><a href=\"//evil.example/s\">s</a>\
+<img src=\"file:///etc/passwd\"><a href=\"https://x.example/\">w</a><a href=\"#top\">t</a>\n\
+--b\nContent-Type: text/css\nContent-ID: <c@x>\n\n.a{background:url(../up.png)}\n--b--\n";
+    let extracted = extract(no_base, &Options::new());
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[0].bytes),
+        "<img src=\"about:invalid#..%2F..%2Fetc%2Fp.png\"><img src=\"about:invalid#%2Fetc%2Fx.png\">\
+         <a href=\"about:invalid#%2F%2Fevil.example%2Fs\">s</a>\
+         <img src=\"about:invalid#file%3A%2F%2F%2Fetc%2Fpasswd\"><a href=\"https://x.example/\">w</a>\
+         <a href=\"#top\">t</a>"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[1].bytes),
+        ".a{background:url(about:invalid#..%2Fup.png)}"
+    );
+    let word = b"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\
+Content-Location: file:///C:/Users/u/doc.htm\n\n<img src=\"doc_files/image001.png\">\
+<img src=\"doc_files/missing.png\">\n--b\nContent-Type: image/png\n\
+Content-Location: file:///C:/Users/u/doc_files/image001.png\n\nPNG\n--b--\n";
+    let extracted = extract(word, &Options::new());
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[0].bytes),
+        "<img src=\"image001.png\"><img src=\"about:invalid#doc_files%2Fmissing.png\">"
+    );
+    let mhtml = b"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\n\
+<img src=\"x.png\"><img src=\"y.png\">\n--b\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--b--\n";
+    let options = Options::new().with_profile(mimebase::Profile::Mhtml);
+    let extracted = extract(mhtml, &options);
+    assert_eq!(
+        String::from_utf8_lossy(&extracted.files[0].bytes),
+        "<img src=\"x.png\"><img src=\"about:invalid#y.png\">"
+    );
 }

@@ -208,8 +208,11 @@ fn extract_leaves_a_part_that_lost_urls_unchanged_and_says_so() {
         .iter()
         .find(|f| f.content_type == "text/html")
         .unwrap();
-    assert_eq!(
-        page.rewritten_urls, 1,
+    // The cid: link points at the image's file; the two links, relative without a base,
+    // are made inert (they would reach files beside the page).
+    assert_eq!(page.rewritten_urls, 3);
+    assert!(
+        String::from_utf8_lossy(&page.bytes).contains("<img src=\"part-2.gif\">"),
         "the cid: link points at the image's file"
     );
 
