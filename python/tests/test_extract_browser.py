@@ -5,7 +5,7 @@ as MHTML pages have it, every request that is not a ``file:`` URL aborted (no ne
 archive is opened twice: natively, as Chromium opens MHTML (a CRLF copy named ``.mhtml``:
 Chromium shows an empty page for bare-LF MHTML), and as the main page ``extract`` wrote. For
 each, Chromium's resource tree (DevTools ``Page.getResourceTree``, every frame) gives the
-images (``<img>`` and CSS backgrounds alike), stylesheets and web fonts it loaded, and each
+distinct images (``<img>`` and CSS backgrounds alike), stylesheets and web fonts it loaded, and each
 frame's document tells whether it shows anything. The extracted page must load at least as
 many of each and show at least as many non-empty frames, and must request no ``file:`` URL
 outside the output directory.
@@ -66,14 +66,17 @@ def archives():
     return found
 
 
-def count_resources(frame_tree, counts):
-    """Adds the resources of a frame tree that loaded, by kind, to ``counts``."""
+def loaded_resources(frame_tree, loaded):
+    """Adds ``(kind, URL)`` of every resource of a frame tree that loaded to ``loaded``.
+
+    Distinct URLs are counted, not entries: a file that several frames load is listed under
+    each for a while, then under one (Chromium's resource tree follows its memory cache)."""
     for resource in frame_tree.get("resources", []):
         kind = KINDS.get(resource["type"])
         if kind and not resource.get("failed") and not resource.get("canceled"):
-            counts[kind] += 1
+            loaded.add((kind, resource["url"]))
     for child in frame_tree.get("childFrames", []):
-        count_resources(child, counts)
+        loaded_resources(child, loaded)
 
 
 def measure(context, url):
@@ -89,12 +92,22 @@ def measure(context, url):
             route.abort()
 
     page.route("**/*", only_files)
-    page.goto(url, wait_until="load")
-    # Fonts and background images are asked for once the page is laid out.
-    page.wait_for_timeout(300)
+    # Fonts, background images and frames are asked for once the page is laid out, later on a
+    # busy machine: the counts are taken once no request has been made for 500 ms, then again
+    # every 300 ms until two readings agree (at most 20).
+    page.goto(url, wait_until="networkidle")
     cdp = context.new_cdp_session(page)
+    loaded = None
+    for _ in range(20):
+        page.wait_for_timeout(300)
+        reading = set()
+        loaded_resources(cdp.send("Page.getResourceTree")["frameTree"], reading)
+        reading.add(("frames", len(page.frames)))
+        if reading == loaded:
+            break
+        loaded = reading
     counts = collections.Counter({kind: 0 for kind in KINDS.values()})
-    count_resources(cdp.send("Page.getResourceTree")["frameTree"], counts)
+    counts.update(kind for kind, _ in loaded if kind != "frames")
     counts["main page shows something"] = int(page.main_frame.evaluate(SHOWS_SOMETHING))
     for frame in page.frames:
         if frame is page.main_frame:
