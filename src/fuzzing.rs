@@ -125,6 +125,9 @@ pub struct HtmlScan {
     pub urls: Vec<HtmlUrl>,
     /// Index in `urls` of the `<base href>` that counts.
     pub base: Option<usize>,
+    /// The `crossorigin` and `integrity` attributes of elements with URLs: where the name
+    /// lies, and the span of the starts of the element's URLs.
+    pub fetch_attributes: Vec<(Range<usize>, Range<usize>)>,
 }
 
 /// Scans an HTML document, already decoded to UTF-8.
@@ -142,6 +145,11 @@ pub fn html_scan(text: &str) -> HtmlScan {
             })
             .collect(),
         base: scan.base,
+        fetch_attributes: scan
+            .fetch_attributes
+            .into_iter()
+            .map(|attribute| (attribute.name, attribute.urls))
+            .collect(),
     }
 }
 

@@ -162,6 +162,28 @@ pub fn check_html_scan(data: &[u8]) {
     if let Some(base) = scan.base {
         assert_eq!(scan.urls[base].tag, "base");
     }
+    // A fetch attribute's name is the name, outside every URL value (renaming it must not
+    // overlap a URL's edit), and belongs to an element with a URL.
+    for (name, urls) in &scan.fetch_attributes {
+        let Some(at) = text.get(name.clone()) else {
+            panic!("name {name:?} not in the text or not on char boundaries")
+        };
+        assert!(
+            at.eq_ignore_ascii_case("crossorigin") || at.eq_ignore_ascii_case("integrity"),
+            "{at:?} at {name:?}"
+        );
+        for url in &scan.urls {
+            let value = url.value.clone().unwrap_or(url.range.clone());
+            assert!(
+                name.end <= value.start || value.end <= name.start,
+                "name {name:?} inside the value {value:?}"
+            );
+        }
+        assert!(
+            scan.urls.iter().any(|url| urls.contains(&url.range.start)),
+            "no URL in {urls:?}"
+        );
+    }
 }
 
 fn is_ascii_ws(c: char) -> bool {
