@@ -25,7 +25,9 @@ fn message_from_lines(data: &[u8]) -> Vec<u8> {
                 out.extend_from_slice(line);
             }
             1 => {
-                out.extend_from_slice(b"Content-Type: image/png\nContent-Disposition: attachment; filename=\"");
+                out.extend_from_slice(
+                    b"Content-Type: image/png\nContent-Disposition: attachment; filename=\"",
+                );
                 out.extend_from_slice(line);
                 out.extend_from_slice(b"\"");
             }
@@ -67,18 +69,27 @@ fn check(raw: &[u8]) {
             ),
             "not one segment: {name:?}"
         );
-        assert!(!name.starts_with('.') && !name.ends_with(['.', ' ']), "{name:?}");
+        assert!(
+            !name.starts_with('.') && !name.ends_with(['.', ' ']),
+            "{name:?}"
+        );
         assert!(
             !name.chars().any(|c| c.is_control()
                 || matches!(c, '/' | '\\' | ':' | '<' | '>' | '"' | '|' | '?' | '*')),
             "{name:?}"
         );
-        let device = name.split('.').next().unwrap_or(name).trim_end().to_ascii_uppercase();
+        let device = name
+            .split('.')
+            .next()
+            .unwrap_or(name)
+            .trim_end()
+            .to_ascii_uppercase();
         let numbered = device.len() == 4
             && (device.starts_with("COM") || device.starts_with("LPT"))
             && device.ends_with(|c: char| c.is_ascii_digit() && c != '0');
         assert!(
-            !numbered && !["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&device.as_str()),
+            !numbered
+                && !["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(&device.as_str()),
             "device name {name:?}"
         );
         assert!(name.len() <= 140, "{name:?}");
@@ -86,7 +97,8 @@ fn check(raw: &[u8]) {
         let escaped = url_path(name);
         let joined = ada_url::Url::parse(escaped.as_str(), Some("file:///out/")).unwrap();
         assert!(
-            joined.href().starts_with("file:///out/") && joined.pathname().matches('/').count() == 2,
+            joined.href().starts_with("file:///out/")
+                && joined.pathname().matches('/').count() == 2,
             "{name:?} -> {}",
             joined.href()
         );
@@ -108,7 +120,11 @@ Content-Type: text/css\nContent-Location: https://x.example/d/s.css\n\n"
     raw.extend_from_slice(b"\n--=_b--\n");
     let extracted = mimebase::extract(&raw, &mimebase::Options::new());
     let paths: HashSet<String> = extracted.files.iter().map(|f| url_path(&f.name)).collect();
-    let Some(css) = extracted.files.iter().find(|f| f.content_type == "text/css") else {
+    let Some(css) = extracted
+        .files
+        .iter()
+        .find(|f| f.content_type == "text/css")
+    else {
         return;
     };
     let (Ok(before), Ok(after)) = (

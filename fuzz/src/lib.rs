@@ -106,7 +106,11 @@ pub fn check_rfc3986(base: &str, reference: &str) {
     let Some(base_scheme) = b.scheme else {
         let t = got.unwrap_or_else(|e| panic!("rfc3986 {base:?} {reference:?}: {e}"));
         let tp = Parts::parse(&t);
-        assert_eq!(tp.scheme, Parts::parse(reference).scheme, "base {base:?} -> {t:?}");
+        assert_eq!(
+            tp.scheme,
+            Parts::parse(reference).scheme,
+            "base {base:?} -> {t:?}"
+        );
         if tp.scheme.is_none() && tp.authority.is_none() && !tp.path.starts_with('/') {
             let first = tp.path.split('/').next().unwrap_or_default();
             assert!(!first.contains(':'), "base {base:?} -> {t:?}");
@@ -201,7 +205,10 @@ pub fn check_whatwg(base: &str, reference: &str) {
     }
     for encoding in [encoding_rs::WINDOWS_1252, encoding_rs::SHIFT_JIS] {
         let encoded = whatwg::encoding_parse(Some(base), reference, encoding);
-        let ctx = format!("{} base {base:?} reference {reference:?}: {encoded:?} vs {got:?}", encoding.name());
+        let ctx = format!(
+            "{} base {base:?} reference {reference:?}: {encoded:?} vs {got:?}",
+            encoding.name()
+        );
         match (&got, &encoded) {
             (Ok(utf8), Ok(encoded)) => {
                 let (a, b) = (
@@ -230,7 +237,10 @@ pub fn check_whatwg(base: &str, reference: &str) {
     assert_eq!(whatwg::parse(&t).as_deref(), Ok(t.as_str()), "{ctx}");
     if let Ok(again) = whatwg::resolve(&t, "") {
         let without_fragment = t.split_once('#').map_or(t.as_str(), |(before, _)| before);
-        assert_eq!(again, without_fragment, "empty reference against the result: {ctx}");
+        assert_eq!(
+            again, without_fragment,
+            "empty reference against the result: {ctx}"
+        );
     }
 }
 
@@ -267,7 +277,11 @@ pub fn check_analyze(data: &[u8]) {
             report.entities.iter().any(|e| e.part == url.part),
             "{url:?}"
         );
-        assert_ne!(url.resolution.resolved().is_some(), url.resolution.unresolved().is_some(), "{url:?}");
+        assert_ne!(
+            url.resolution.resolved().is_some(),
+            url.resolution.unresolved().is_some(),
+            "{url:?}"
+        );
         if let mimebase::UrlSource::Html { range, .. } = &url.source {
             assert!(range.start <= range.end, "{url:?}");
         }
@@ -286,7 +300,11 @@ pub fn check_analyze(data: &[u8]) {
         "rewrite changed the entity tree"
     );
     let resolved = |r: &mimebase::Report| {
-        let mut urls: Vec<String> = r.urls.iter().filter_map(|u| u.resolution.resolved().map(str::to_owned)).collect();
+        let mut urls: Vec<String> = r
+            .urls
+            .iter()
+            .filter_map(|u| u.resolution.resolved().map(str::to_owned))
+            .collect();
         urls.sort();
         urls
     };
