@@ -108,10 +108,12 @@ use names::Names;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Extracted {
     /// The report of the message, with a [`DiagnosticKind::RewriteSkipped`] diagnostic for
-    /// each HTML part written unchanged although it had URLs to point at files.
+    /// each HTML or CSS part written unchanged although URLs of it were to change, and a
+    /// [`DiagnosticKind::UnmatchedCid`] one for each `cid:` URL of a stylesheet that names no
+    /// part.
     pub report: Report,
-    /// One file per leaf entity, in document order; names are unique ignoring ASCII case and
-    /// never `index.json`.
+    /// One file per leaf entity, in document order; names are unique under full Unicode case
+    /// folding and never `index.json`.
     pub files: Vec<ExtractedFile>,
     /// The file of the message's main document: the leaf that stands for the root entity
     /// (see the [module docs](mod@crate::extract)) when it is HTML, else the first HTML file,
