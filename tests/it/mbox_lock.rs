@@ -255,8 +255,7 @@ fn a_file_that_keeps_changing_is_left_as_it_is() {
     let dir = workdir("changing");
     let mbox = dir.join("inbox");
     // Large enough that each pass of the rewrite lasts long enough for the writer to append
-    // during it even on a busy machine (with 1,000 messages a loaded machine once let a pass
-    // through untouched).
+    // during it even on a busy machine, where a short pass can go by with no append.
     fs::write(&mbox, live_mbox(4000)).unwrap();
     let stop = dir.join("stop");
     let appender = Command::new("python3")
