@@ -73,7 +73,7 @@ class Entity:
         """The effective base URL of the content; None when there is none."""
     @property
     def base_source(self) -> str:
-        """"html:base", "header:Base", "header:Content-Base", "header:Content-Location", "inherited", "retrieval", "thismessage" or "none"."""
+        """"html:base", "header:Base", "header:Content-Base", "header:Content-Location", "inherited", "retrieval", "thismessage", "attachment" or "none"."""
     @property
     def inherited_from(self) -> Optional[str]:
         """For an inherited base: the part that set it."""
@@ -82,6 +82,15 @@ class Entity:
         """The header-level base (what header URLs resolve against and enclosed entities inherit)."""
     @property
     def header_base_source(self) -> str: ...
+    @property
+    def document(self) -> Optional[Literal["html", "svg", "text"]]:
+        """What the body was read as to find its links; None when it holds none a reader reaches."""
+    @property
+    def document_by(self) -> Optional[Literal["media_type", "file_name"]]:
+        """Why the body was read as document: its media type, or its file name."""
+    @property
+    def attachment(self) -> bool:
+        """True for an attachment (Content-Disposition: attachment, or chosen by its file name)."""
 
 @final
 class Url:
@@ -91,7 +100,7 @@ class Url:
     def part(self) -> str: ...
     @property
     def source(self) -> str:
-        """"header:<Name>", "html:<tag>@<attribute>" or "html:style"."""
+        """"header:<Name>", "html:<tag>@<attribute>", "html:style", "svg:<tag>@<attribute>", "svg:style" or "text"."""
     @property
     def reference(self) -> str:
         """The URL as written (unfolded / entity-decoded, trimmed)."""
@@ -112,7 +121,7 @@ class Url:
     def resolver(self) -> _ResolverName: ...
     @property
     def range(self) -> Optional[Tuple[int, int]]:
-        """HTML URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
+        """HTML, SVG and text URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
     @property
     def field(self) -> Optional[int]:
         """Header URLs: 0-based position of the field in the entity's header block."""
@@ -208,6 +217,7 @@ def analyze(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    text_links: bool = True,
 ) -> Report:
     """Every entity's base and every URL of one message resolved; raises ValueError for an unknown
     option value, for data larger than max_message_bytes, and for an mbox of more than one message
@@ -221,6 +231,7 @@ def rewrite(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    text_links: bool = True,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged.
     Raises ValueError as analyze does (an mbox of more than one message included)."""
@@ -237,6 +248,7 @@ def scan(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    text_links: bool = True,
 ) -> Scan:
     """One `mimebase scan` record (a read-only mapping) per message found under paths, lazily, in
     input order; jobs above the available cores are lowered to them."""

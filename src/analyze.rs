@@ -20,18 +20,19 @@ use std::sync::Arc;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use crate::base::{self, Context};
+use crate::document;
 use crate::headers;
 use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, EntityRecord, HtmlText, Report, Resolution, UrlRecord,
-    UrlSource,
+    BaseRecord, Diagnostic, DiagnosticKind, Document, EntityRecord, HtmlText, Report, Resolution,
+    UrlRecord, UrlSource,
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
 use crate::url::{ResolveError, Resolver, has_scheme, strip_reference};
-use crate::vocab::FieldName;
+use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName};
 
 /// Finds every entity of `raw`, its base and where the base came from (see
 /// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
@@ -149,6 +150,8 @@ pub fn analyze_with_html_text(raw: &[u8], options: &Options) -> (Report, Vec<Htm
 pub(crate) struct HtmlPart {
     /// Index of the entity in [`Analysis::walk`].
     pub entity: usize,
+    /// What the part was read as, and whether it is an attachment.
+    pub document: Document,
     /// The encoding the body was decoded with.
     pub encoding: &'static Encoding,
     /// False when the `charset` label was unknown (the encoding is then a guess).
@@ -270,6 +273,11 @@ pub(crate) fn analyze_in_detail(
         decoded_budget: walk.decoded_budget,
         keep,
     };
+    let attachment_base = Arc::new(BaseRecord {
+        url: None,
+        source: BaseSource::Attachment,
+        inherited_from: None,
+    });
     let mut records: Vec<EntityRecord> = Vec::with_capacity(walk.entities.len());
     let mut html_parts = Vec::new();
     for (index, (entity, header_base)) in walk.entities.iter().zip(&header_bases).enumerate() {
@@ -285,29 +293,49 @@ pub(crate) fn analyze_in_detail(
             &mut sink,
             &mut diagnostics,
         );
-        let base = if entity.content_type.is_html() {
-            let part = html_urls(
-                walk.bytes(raw, entity.buffer),
-                entity,
-                index,
-                header_base,
-                &mut state,
-                options,
-                &mut sink,
-                &mut diagnostics,
-            );
-            match part {
-                Some((base, mut part)) => {
-                    if keep != Keep::Nothing {
-                        part.entity = index;
-                        html_parts.push(part);
+        let document = document::document(entity, options);
+        let base = match document {
+            Some(
+                document @ Document {
+                    kind: DocumentKind::Html,
+                    ..
+                },
+            ) => {
+                // A part chosen by its file name is only ever opened from a temporary file:
+                // the headers' base is not its base (`BaseSource::Attachment`).
+                let body_base = if document.by == ChosenBy::FileName {
+                    &attachment_base
+                } else {
+                    header_base
+                };
+                let part = html_urls(
+                    walk.bytes(raw, entity.buffer),
+                    entity,
+                    index,
+                    body_base,
+                    &mut state,
+                    options,
+                    &mut sink,
+                    &mut diagnostics,
+                );
+                match part {
+                    Some((base, mut part)) => {
+                        if keep != Keep::Nothing {
+                            part.entity = index;
+                            part.document = document;
+                            html_parts.push(part);
+                        }
+                        base
                     }
-                    base
+                    None => Arc::clone(body_base),
                 }
-                None => Arc::clone(header_base),
             }
-        } else {
-            Arc::clone(header_base)
+            Some(Document {
+                kind: DocumentKind::Svg,
+                by: ChosenBy::FileName,
+                ..
+            }) => Arc::clone(&attachment_base),
+            _ => Arc::clone(header_base),
         };
         let parent = entity.parent.and_then(|i| records.get(i));
         records.push(EntityRecord {
@@ -320,6 +348,7 @@ pub(crate) fn analyze_in_detail(
             decoded_from: walk.decoded_from(entity.buffer).map(|e| e.part.clone()),
             header_base: BaseRecord::clone(header_base),
             base: BaseRecord::clone(&base),
+            document,
         });
     }
     diagnostics.append(&mut sink.unmatched);
@@ -581,6 +610,11 @@ fn html_urls(
     }
     let part = HtmlPart {
         entity: 0,
+        document: Document {
+            kind: DocumentKind::Html,
+            by: crate::vocab::ChosenBy::MediaType,
+            attachment: false,
+        },
         encoding,
         charset_known,
         transfer_decoded,

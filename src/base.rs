@@ -246,12 +246,15 @@ pub(crate) fn content_base(
         }
         Err(problem) => problem,
     };
+    let instead = if header_base.source == BaseSource::Attachment {
+        "the attachment is opened from a temporary file, whose URL is its base"
+    } else {
+        "the header-level base is used instead"
+    };
     diagnostics.push(Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::UnusableHtmlBase,
-        message: format!(
-            "<base href=\"{href}\"> is not used: {problem}; the header-level base is used instead"
-        ),
+        message: format!("<base href=\"{href}\"> is not used: {problem}; {instead}"),
     });
     None
 }

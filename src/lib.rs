@@ -75,6 +75,7 @@
 mod analyze;
 mod base;
 mod css;
+mod document;
 pub mod extract;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -104,9 +105,9 @@ pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
-    BaseRecord, ByteRange, Diagnostic, DiagnosticKind, EntityKind, EntityRecord, HtmlText, PartId,
-    Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
+    BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind, EntityRecord,
+    HtmlText, PartId, Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;
-pub use vocab::{BaseSource, FieldName, Resolver, TargetMatch};
+pub use vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};

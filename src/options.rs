@@ -80,6 +80,7 @@ pub struct Options {
     max_decoded_bytes: usize,
     max_encoded_levels: usize,
     max_urls: usize,
+    text_links: bool,
 }
 
 /// The memory one entity may take while a message is analyzed, in bytes: its record, its
@@ -99,6 +100,7 @@ impl Default for Options {
             max_decoded_bytes: 64 << 20,
             max_encoded_levels: 4,
             max_urls: 100_000,
+            text_links: true,
         }
     }
 }
@@ -245,6 +247,26 @@ impl Options {
     pub fn with_max_urls(mut self, count: usize) -> Self {
         self.max_urls = count;
         self
+    }
+
+    /// Whether the links a mail client makes of plain text are reported: URLs, `www.` hosts and
+    /// e-mail addresses in `text/plain` and `text/enriched` bodies
+    /// ([`UrlSource::Text`](crate::UrlSource::Text) records, see the
+    /// [`text`](crate::report::UrlSource::Text) source for the rules). A consumer that wants only
+    /// what headers and HTML hold turns them off; the text bodies are then not read at all,
+    /// and their entities have no [`document`](crate::EntityRecord::document).
+    ///
+    /// ### Default
+    ///
+    /// `true`: a reader reaches these links with one click, as those of an HTML body.
+    pub fn with_text_links(mut self, report: bool) -> Self {
+        self.text_links = report;
+        self
+    }
+
+    /// See [`Options::with_text_links`].
+    pub fn text_links(&self) -> bool {
+        self.text_links
     }
 
     /// See [`Options::with_retrieval_url`].

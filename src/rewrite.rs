@@ -45,9 +45,9 @@ use crate::analyze::{HtmlPart, Keep, analyze_collecting, text_encoding};
 use crate::html::{self, UrlKind, value_urls};
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
-use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord};
+use crate::report::{Diagnostic, DiagnosticKind, Document, PartId, Report, Resolution, UrlRecord};
 use crate::url::{has_scheme, strip_reference};
-use crate::vocab::FieldName;
+use crate::vocab::{DocumentKind, FieldName};
 
 /// What [`rewrite`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,15 +95,21 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
     let mut changed = Vec::new();
     let mut rewritten_urls = 0;
     // HTML parts a limit kept from being scanned cannot be rewritten.
-    for (index, entity) in walk.entities.iter().enumerate() {
-        if entity.content_type.is_html() && !analysis.html.iter().any(|p| p.entity == index) {
+    for (index, (entity, record)) in walk.entities.iter().zip(&report.entities).enumerate() {
+        if record.document.is_some_and(is_rewritten)
+            && !analysis.html.iter().any(|p| p.entity == index)
+        {
             report.diagnostics.push(skipped(
                 entity,
                 "it was not scanned (a limit was reached, see the other diagnostics)".to_owned(),
             ));
         }
     }
-    for part in &analysis.html {
+    for part in analysis
+        .html
+        .iter()
+        .filter(|part| is_rewritten(part.document))
+    {
         let Some(entity) = walk.entities.get(part.entity) else {
             continue;
         };
@@ -173,6 +179,13 @@ pub fn rewrite(raw: &[u8], options: &Options) -> Rewritten {
 /// Why a body written again in its transfer encoding is not used (see [`holds_delimiter`]).
 const DELIMITER_IN_BODY: &str = "written again in its transfer encoding, its body would hold a line that reads as a \
      multipart delimiter";
+
+/// Whether `rewrite` rewrites a document: an HTML page read in the message, not an attachment
+/// (a reader opens that from a temporary file, where its relative references name files beside
+/// it, so that making them absolute against the message's base would change what it shows).
+fn is_rewritten(document: Document) -> bool {
+    document.kind == DocumentKind::Html && !document.attachment
+}
 
 /// True when a line of `encoded`, a body written again in its transfer encoding, begins with
 /// `--` and the boundary of a multipart of the message: it would read as a delimiter

@@ -222,6 +222,8 @@ vocabulary! {
             "`inherited`: the encapsulating entity's header-level base (base precedence step 3, RFC 1808 §3.2); the base record's `inherited_from` names the entity that set it.";
         Retrieval => "retrieval",
             "`retrieval`: the URL the message was retrieved from (base precedence step 4, RFC 1808 §3.3).";
+        Attachment => "attachment",
+            "`attachment`: the content of a part chosen by its file name (an HTML or SVG file sent under another media type, see [`Document`](crate::report::Document)). No client shows such a part in the message: a reader reaches it by opening it, and the client opens it from a temporary file, so the document's base is that file's `file:` URL, which no one else can reach. Its relative references are reported unresolved; a `<base href>` holding an absolute URL still applies.";
         ThisMessage => "thismessage",
             "`thismessage`: with the `mhtml` profile, the root's base when nothing else gives one, `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).";
         None => "none",
@@ -348,7 +350,59 @@ macro_rules! serde_by_name {
 }
 pub(crate) use serde_by_name;
 
-serde_by_name!(BaseSource, Resolver, TargetMatch);
+vocabulary! {
+    /// What a part's body is read as to find the links a reader reaches in it (see
+    /// [`Document`](crate::report::Document)). Serialized as the strings given on each variant.
+    #[non_exhaustive]
+    pub enum DocumentKind {
+        Html => "html",
+            "`html`: an HTML document (the HTML Standard's parsing rules): `text/html`, `application/xhtml+xml`, `text/x-amp-html` (AMP for Email), `text/watch-html`, or a file named `.html`, `.htm`, `.shtml`, `.xhtml` or `.xht`.";
+        Svg => "svg",
+            "`svg`: an SVG document (an XML document, SVG 2): `image/svg+xml`, or a file named `.svg`.";
+        Text => "text",
+            "`text`: plain text that a mail client shows with its URLs, addresses and `www.` hosts made links: `text/plain` and `text/enriched` (RFC 1896).";
+    }
+}
+
+impl FromStr for DocumentKind {
+    type Err = UnknownName;
+
+    /// The kind whose serialized name is `name`, exactly.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        DocumentKind::ALL
+            .iter()
+            .find(|kind| kind.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("document kind", name, DocumentKind::NAMES))
+    }
+}
+
+vocabulary! {
+    /// Why a part's body is read as a [`DocumentKind`]. Serialized as the strings given on each
+    /// variant.
+    #[non_exhaustive]
+    pub enum ChosenBy {
+        MediaType => "media_type",
+            "`media_type`: its `Content-Type` names a kind of document (RFC 2045 §5).";
+        FileName => "file_name",
+            "`file_name`: its file name (the `filename` parameter of `Content-Disposition`, RFC 2183 §2.3, else the `name` parameter of `Content-Type`) ends in an extension a browser opens as HTML or SVG, whatever its `Content-Type` says: a reader who opens it sees that document.";
+    }
+}
+
+impl FromStr for ChosenBy {
+    type Err = UnknownName;
+
+    /// The reason whose serialized name is `name`, exactly.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        ChosenBy::ALL
+            .iter()
+            .find(|by| by.as_str() == name)
+            .copied()
+            .ok_or_else(|| UnknownName::new("document reason", name, ChosenBy::NAMES))
+    }
+}
+
+serde_by_name!(BaseSource, Resolver, TargetMatch, DocumentKind, ChosenBy);
 
 /// The attributes whose values hold URLs, as the HTML scan reads them (lowercase, as HTML's
 /// tokenizer gives names; `xlink:href` is SVG's): what `html:<tag>@<attribute>` names in a URL

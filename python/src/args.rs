@@ -98,6 +98,17 @@ pub(crate) fn max_urls(value: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(usize::try_from(urls).unwrap_or(usize::MAX))
 }
 
+/// `text_links`: a `bool` (an `int` is refused, so that a count passed by mistake is caught).
+pub(crate) fn text_links(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    match value.cast::<PyBool>() {
+        Ok(flag) => Ok(flag.is_true()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "text_links: expected bool, got {}",
+            type_name(value)
+        ))),
+    }
+}
+
 /// `jobs`: `None` or an `int` from 1.
 pub(crate) fn jobs(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     if value.is_none() {

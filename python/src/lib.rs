@@ -44,12 +44,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Functions:
 ///
 /// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000) -> Report``
+///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> Report``
 /// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000) -> bytes``
+///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000) -> Iterator[Record]`` (each ``Record`` a
+///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> Iterator[Record]`` (each ``Record`` a
 ///   read-only mapping, equal to the ``dict`` of the command's JSON line)
 ///
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
@@ -73,6 +73,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// - ``max_urls``: how many URL records one message may have; past it the rest are left out,
 ///   each part that lost some has a ``url_limit`` diagnostic, and ``rewrite`` leaves such a
 ///   part unchanged. It bounds the memory one message takes.
+/// - ``text_links``: whether the links a mail client makes of plain text are reported (URL
+///   records whose ``source`` is ``"text"``: URLs, ``www.`` hosts and e-mail addresses in
+///   ``text/plain`` and ``text/enriched`` bodies); ``True`` by default. ``False`` reports only
+///   header, HTML and SVG URLs.
 ///
 /// An error about an argument starts with its name (``max_urls: must be at least 0,
 /// got -1``): a value of the wrong type raises ``TypeError``, a value out of range (a
@@ -120,8 +124,9 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    text_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
 )]
 fn analyze(
     py: Python<'_>,
@@ -131,8 +136,11 @@ fn analyze(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Report> {
-    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
+    let options = options(retrieval_url, resolver, profile)
+        .with_max_urls(max_urls)
+        .with_text_links(text_links);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "analyze")?;
@@ -157,8 +165,9 @@ fn analyze(
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    text_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
 )]
 fn rewrite<'py>(
     py: Python<'py>,
@@ -168,8 +177,11 @@ fn rewrite<'py>(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
+    let options = options(retrieval_url, resolver, profile)
+        .with_max_urls(max_urls)
+        .with_text_links(text_links);
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "rewrite")?;
@@ -337,8 +349,9 @@ struct Entity {
     /// The effective base URL of the content, or ``None`` when there is no base.
     base: Option<String>,
     /// Where ``base`` came from: ``"html:base"``, ``"header:Base"``, ``"header:Content-Base"``,
-    /// ``"header:Content-Location"``, ``"inherited"``, ``"retrieval"``, ``"thismessage"`` or
-    /// ``"none"``.
+    /// ``"header:Content-Location"``, ``"inherited"``, ``"retrieval"``, ``"thismessage"``,
+    /// ``"attachment"`` (an HTML or SVG file sent under another media type, opened from a
+    /// temporary file: no base reaches the network) or ``"none"``.
     base_source: String,
     /// For an ``"inherited"`` base: the part whose header (or, for the root, the retrieval URL)
     /// set it; else ``None``.
@@ -348,6 +361,15 @@ struct Entity {
     header_base: Option<String>,
     /// Where ``header_base`` came from, like ``base_source``.
     header_base_source: String,
+    /// What the body was read as to find its links: ``"html"``, ``"svg"`` or ``"text"``;
+    /// ``None`` for a part whose body holds no links a reader reaches (multipart, message,
+    /// images, other types).
+    document: Option<String>,
+    /// Why it was read so: ``"media_type"`` or ``"file_name"`` (an HTML or SVG file sent under
+    /// another media type); ``None`` when ``document`` is.
+    document_by: Option<String>,
+    /// True for an attachment (``Content-Disposition: attachment``, or chosen by its file name).
+    attachment: bool,
 }
 
 #[pymethods]
@@ -378,6 +400,9 @@ impl From<&mimebase::EntityRecord> for Entity {
             inherited_from: inherited_from(&entity.base),
             header_base: entity.header_base.url.clone(),
             header_base_source: entity.header_base.source.as_str().to_owned(),
+            document: entity.document.map(|d| d.kind.as_str().to_owned()),
+            document_by: entity.document.map(|d| d.by.as_str().to_owned()),
+            attachment: entity.document.is_some_and(|d| d.attachment),
         }
     }
 }
@@ -389,7 +414,9 @@ struct Url {
     part: String,
     /// Where: ``"header:<Name>"`` (e.g. ``"header:Content-Base"``, ``"header:List-Unsubscribe"``)
     /// or ``"html:<tag>@<attribute>"`` (e.g. ``"html:a@href"``, ``"html:img@srcset"``), or
-    /// ``"html:style"`` for a CSS ``url()`` in a ``<style>`` element.
+    /// ``"html:style"`` for a CSS ``url()`` in a ``<style>`` element; ``"svg:<tag>@<attribute>"``
+    /// or ``"svg:style"`` in an SVG document; ``"text"`` for a link a mail client makes of
+    /// plain text (the reference is the text as written, ``resolved`` the link).
     source: String,
     /// The URL as written, after header unfolding and whitespace removal, or HTML character
     /// reference decoding and trimming.
@@ -409,9 +436,10 @@ struct Url {
     base_source: String,
     /// The resolution algorithm: ``"rfc1808"``, ``"rfc3986"`` or ``"whatwg"``.
     resolver: String,
-    /// For an HTML URL: ``(start, end)``, byte offsets, 0-based, half-open, into the part's
-    /// decoded body (transfer encoding undone, converted to UTF-8), the URL as written (the
-    /// whole attribute value when it holds a character reference). ``None`` for a header URL.
+    /// For an HTML, SVG or text URL: ``(start, end)``, byte offsets, 0-based, half-open, into
+    /// the part's decoded body (transfer encoding undone, converted to UTF-8), the URL as
+    /// written (the whole attribute value when it holds a character reference). ``None`` for a
+    /// header URL.
     range: Option<(usize, usize)>,
     /// For a header URL: the 0-based position of its field in the entity's header block;
     /// ``None`` for an HTML URL.
@@ -440,12 +468,11 @@ impl Url {
 
 impl From<&mimebase::UrlRecord> for Url {
     fn from(url: &mimebase::UrlRecord) -> Self {
-        let (range, field, item) = match &url.source {
-            mimebase::UrlSource::Header { field, item, .. } => (None, Some(*field), Some(*item)),
-            mimebase::UrlSource::Html { range, .. } => (Some((range.start, range.end)), None, None),
-            // `UrlSource` may gain kinds of source; they have neither a range nor a field.
-            _ => (None, None, None),
+        let (field, item) = match &url.source {
+            mimebase::UrlSource::Header { field, item, .. } => (Some(*field), Some(*item)),
+            _ => (None, None),
         };
+        let range = url.source.range().map(|range| (range.start, range.end));
         Url {
             part: url.part.to_string(),
             source: url.source.to_string(),

@@ -42,7 +42,8 @@ use crate::{args, options};
 /// ``max_message_bytes``: a message larger than this (in bytes) is not read into memory; it
 /// yields an error record of kind ``"too_large"``.
 ///
-/// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``: as for ``analyze``.
+/// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``, ``text_links``: as for
+/// ``analyze``.
 ///
 /// Each ``Record`` is one line of ``mimebase scan``'s output, as documented in the library's
 /// ``scan`` module, as a read-only mapping (``collections.abc.Mapping``): ``{"type":
@@ -72,8 +73,9 @@ use crate::{args, options};
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    text_links = true,
 ),
-text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000)"
+text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
 )]
 pub(crate) fn scan(
     paths: &Bound<'_, PyAny>,
@@ -83,8 +85,11 @@ pub(crate) fn scan(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Scan> {
-    let options = options(retrieval_url, resolver, profile).with_max_urls(max_urls);
+    let options = options(retrieval_url, resolver, profile)
+        .with_max_urls(max_urls)
+        .with_text_links(text_links);
     let paths = path_list(paths)?;
     let mut batch = Batch::new(Walker::new(Roots::new(paths, None)), options)
         .with_max_message_bytes(max_message_bytes);

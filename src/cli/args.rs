@@ -422,6 +422,12 @@ pub(crate) struct ResolutionArgs {
     /// can take (about 250 bytes per URL).
     #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_urls(), help_heading = "Input")]
     pub max_urls: usize,
+
+    /// Leave out the links found in plain text (URL records whose source is `text`: URLs,
+    /// `www.` hosts and e-mail addresses of text/plain and text/enriched bodies, which mail
+    /// clients show as links); only header, HTML and SVG URLs are reported.
+    #[arg(long, help_heading = "Resolution")]
+    pub no_text_links: bool,
 }
 
 impl ResolutionArgs {
@@ -455,7 +461,8 @@ impl ResolutionArgs {
         let options = Options::new()
             .with_resolver(self.resolver)
             .with_profile(self.profile)
-            .with_max_urls(self.max_urls);
+            .with_max_urls(self.max_urls)
+            .with_text_links(!self.no_text_links);
         match &self.retrieval_url {
             Some(url) => options.with_retrieval_url(url.clone()),
             None => options,

@@ -41,7 +41,8 @@ use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
-    BaseRecord, BaseSource, Options, PartId, Report, Resolution, Unresolved, UrlRecord,
+    BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution, Unresolved,
+    UrlRecord,
 };
 
 use super::args::{ColorArg, UrlField};
@@ -534,9 +535,10 @@ fn inspect(
         let indent = "  ".repeat(depth);
         writeln!(
             out,
-            "{indent}{}  {}",
+            "{indent}{}  {}{}",
             paint(palette.part, entity.part.as_str()),
-            escape(&entity.content_type)
+            escape(&entity.content_type),
+            document_note(entity.document, palette)
         )?;
         writeln!(
             out,
@@ -576,8 +578,30 @@ fn inspect(
     Ok(())
 }
 
+/// `  (attachment)`, or `  (attachment, read as html by its file name)`, for an attachment;
+/// nothing for a part read by its media type in the message, or not read at all.
+fn document_note(document: Option<Document>, palette: &Palette) -> String {
+    match document {
+        Some(document) if document.by == ChosenBy::FileName => format!(
+            "  {}",
+            paint(
+                palette.label,
+                &format!("(attachment, read as {} by its file name)", document.kind)
+            )
+        ),
+        Some(document) if document.attachment => {
+            format!("  {}", paint(palette.label, "(attachment)"))
+        }
+        _ => String::new(),
+    }
+}
+
 fn describe(base: &BaseRecord, palette: &Palette) -> String {
     match (&base.url, base.source, &base.inherited_from) {
+        (None, BaseSource::Attachment, _) => format!(
+            "none  {}",
+            paint(palette.label, "(attachment, opened from a temporary file)")
+        ),
         (None, _, _) => "none".to_owned(),
         (Some(url), BaseSource::Inherited, Some(from)) => format!(
             "{}  {}",

@@ -149,7 +149,7 @@ fn suggested_names(entity: &Entity, content_location: Option<&str>) -> Vec<Strin
         .fields
         .iter()
         .find(|f| f.is(FieldName::ContentDisposition))
-        .and_then(|field| disposition_filename(&field.value))
+        .and_then(|field| crate::document::disposition_filename(&field.value))
     {
         names.push(name);
     }
@@ -157,24 +157,6 @@ fn suggested_names(entity: &Entity, content_location: Option<&str>) -> Vec<Strin
         names.push(name.to_owned());
     }
     names
-}
-
-/// The `filename` parameter of a `Content-Disposition` value (RFC 2183 §2.3, RFC 2231
-/// continuations and charsets), through mail-parser's field parser.
-fn disposition_filename(value: &str) -> Option<String> {
-    let mut input = value.as_bytes().to_vec();
-    input.push(b'\n');
-    let mail_parser::HeaderValue::ContentType(parsed) =
-        mail_parser::parsers::MessageStream::new(&input).parse_content_type()
-    else {
-        return None;
-    };
-    parsed
-        .attributes()
-        .unwrap_or_default()
-        .iter()
-        .find(|a| a.name.eq_ignore_ascii_case("filename"))
-        .map(|a| a.value.to_string())
 }
 
 /// Longest name used as it is, in bytes.

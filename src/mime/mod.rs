@@ -56,9 +56,12 @@ impl ContentType {
         [self.media_type.as_str(), "/", self.subtype.as_str()].concat()
     }
 
-    /// True for `text/html` and `application/xhtml+xml`, the types scanned as HTML.
+    /// True for the media types scanned as HTML: `text/html`, `application/xhtml+xml`, and
+    /// the alternatives some clients render, `text/x-amp-html` (AMP for Email) and
+    /// `text/watch-html` (Apple Watch Mail).
     pub fn is_html(&self) -> bool {
-        (self.media_type == "text" && self.subtype == "html")
+        (self.media_type == "text"
+            && matches!(self.subtype.as_str(), "html" | "x-amp-html" | "watch-html"))
             || (self.media_type == "application" && self.subtype == "xhtml+xml")
     }
 

@@ -57,7 +57,8 @@
 //!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
 //!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
 //!     "header_base": {"url": "http://b/dir/", "source": "header:Base"},
-//!     "base": {"url": "http://b/dir/", "source": "header:Base"}
+//!     "base": {"url": "http://b/dir/", "source": "header:Base"},
+//!     "document": {"kind": "html", "by": "media_type", "attachment": false}
 //!   }],
 //!   "urls": [
 //!     {"part": "HEADER", "source": "header:Base", "field": 0, "item": 0,
@@ -72,6 +73,13 @@
 //! assert_eq!(serde_json::from_str::<serde_json::Value>(&line)?, expected);
 //! # Ok::<(), serde_json::Error>(())
 //! ```
+//!
+//! An entity whose body was read for links has a `"document"` field ([`Document`]: what it
+//! was read as, `html`, `svg` or `text`; why, `media_type` or `file_name`; and whether it is
+//! an attachment); other entities have none. A URL record's `"source"` says where the URL was
+//! found: `header:<Name>` (with `field` and `item`), `html:<tag>@<attribute>` or `html:style`,
+//! `svg:<tag>@<attribute>` or `svg:style` in an SVG document, and `text` for a link a mail
+//! client makes of plain text (each of the last three with a `range`, see [`UrlSource`]).
 //!
 //! A URL that could not be resolved ([`Resolution`]) has `"resolved": null` and an
 //! `"unresolved"` field ([`Unresolved`]: `"no_base"`, or `"resolver_error"` with the resolver's
@@ -102,9 +110,10 @@
 //! A [`ByteRange`] is half-open, `start..end`, 0-based, in bytes. Header and body ranges of
 //! entities are offsets into the raw message given to `analyze`, or, for entities inside an
 //! encoded `message/rfc822` part, into that part's decoded body
-//! ([`EntityRecord::decoded_from`]); the range of an HTML URL is an offset into that HTML
-//! part's decoded body (transfer encoding undone, then converted to UTF-8), which
-//! [`analyze_with_html_text`](crate::analyze_with_html_text) returns beside the report.
+//! ([`EntityRecord::decoded_from`]); the range of an HTML, SVG or text URL is an offset into
+//! that part's decoded body (transfer encoding undone, then converted to UTF-8), which
+//! [`analyze_with_html_text`](crate::analyze_with_html_text) returns beside the report for
+//! HTML and SVG parts.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -116,7 +125,7 @@ use serde::{Deserialize, Serialize, Serializer};
 mod scan;
 mod url;
 
-pub use crate::vocab::{BaseSource, FieldName, Resolver, TargetMatch};
+pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Format, ScanErrorKind, ScanLine, Source};
 pub use url::{Resolution, Target, Unresolved, UrlRecord, UrlSource};
@@ -279,8 +288,48 @@ pub struct EntityRecord {
     /// body parts and encapsulated messages inherit.
     pub header_base: BaseRecord,
     /// The effective base of the content: the first `<base href>` of an HTML body (base
-    /// precedence step 1) when there is one, else the header-level base.
+    /// precedence step 1) when there is one, else the header-level base; for an
+    /// [attachment](Document::attachment) without a `<base href>` that holds an absolute URL,
+    /// [`BaseSource::Attachment`].
     pub base: BaseRecord,
+    /// What the body was read as to find its links, and why; `None` (left out of the JSON) for
+    /// a part whose body holds no links a reader reaches: a multipart or message entity, an
+    /// image, an application type not named as a document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<Document>,
+}
+
+/// What a part's body is read as to find the links a reader reaches in it, and why.
+///
+/// Serialized as `{"kind": "html", "by": "media_type", "attachment": false}`.
+///
+/// A part is read by its media type (`text/html`, `application/xhtml+xml`, `text/x-amp-html`,
+/// `text/watch-html`; `image/svg+xml`; `text/plain`, `text/enriched`), or by its file name when
+/// that ends in `.html`, `.htm`, `.shtml`, `.xhtml`, `.xht` or `.svg` (ASCII case-insensitively,
+/// trailing dots and spaces ignored, as Windows drops them), whatever its media type says
+/// (`application/octet-stream; name="invoice.html"` is HTML: a reader who opens it sees a web
+/// page). A media type that names HTML or SVG wins over the file name; a file name that names
+/// HTML or SVG wins over a text type. Multipart and `message/*` entities are never read as
+/// documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Document {
+    /// What the body is read as.
+    pub kind: DocumentKind,
+    /// Why.
+    pub by: ChosenBy,
+    /// True for an attachment: its `Content-Disposition` is `attachment` (RFC 2183 §2.2), or
+    /// it was chosen by its file name. `rewrite` leaves attachments as they are; `extract`
+    /// writes them as it writes pages.
+    ///
+    /// Which base an attachment's relative references get follows what clients do with it.
+    /// One chosen by its file name (`application/octet-stream; name="invoice.html"`) is never
+    /// shown in the message: a reader reaches it by opening it, from a temporary file (a
+    /// `file:` URL), so its relative references name files beside that copy and are reported
+    /// unresolved ([`BaseSource::Attachment`]). One whose media type names a document keeps the
+    /// base of any part: clients show such parts in the message (Thunderbird shows an HTML
+    /// attachment below the body, with its `Content-Base` or `Content-Location` as the page's
+    /// base), where those references reach the network.
+    pub attachment: bool,
 }
 
 /// The decoded text of one HTML part, as [`analyze_with_html_text`](crate::analyze_with_html_text)

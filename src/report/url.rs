@@ -115,6 +115,49 @@ pub enum UrlSource {
         /// mapped and the range is the whole value.
         range: ByteRange,
     },
+    /// An SVG document ([`DocumentKind::Svg`](crate::DocumentKind::Svg)): serialized
+    /// `svg:<tag>@<attribute>` (`svg:a@href`, `svg:image@xlink:href`, `svg:rect@style` for a
+    /// CSS `url()` in a style attribute), `svg:style` for a CSS `url()` in a `<style>`
+    /// element.
+    Svg {
+        /// The element's local name as the document writes it (XML names are case-sensitive:
+        /// `feImage`).
+        tag: Cow<'static, str>,
+        /// `href`, `xlink:href` (an `href` in the XLink namespace, whatever prefix the
+        /// document binds to it) or `style`; `None` for the text of a `<style>` element.
+        attribute: Option<&'static str>,
+        /// The URL's bytes in the decoded body, as written, by the rule of
+        /// [`UrlSource::Html`]'s range.
+        range: ByteRange,
+    },
+    /// Plain text ([`DocumentKind::Text`](crate::DocumentKind::Text)): serialized `text`. The
+    /// reference is the text that a mail client turns into a link, as written (`www.example.com`,
+    /// `joe@example.com`); the resolved URL is the link it makes of it
+    /// (`http://www.example.com`, `mailto:joe@example.com`) as the resolver reads an absolute
+    /// URL. No base applies: plain text has none.
+    Text {
+        /// The reference's bytes in the decoded body (transfer encoding undone, converted to
+        /// UTF-8 from its charset), before `format=flowed` lines are joined or `text/enriched`
+        /// commands are removed: a link that a soft line break split spans the break.
+        range: ByteRange,
+    },
+}
+
+impl UrlSource {
+    /// The byte range of the URL in its part's decoded body, for every source but a header.
+    pub fn range(&self) -> Option<ByteRange> {
+        match self {
+            UrlSource::Header { .. } => None,
+            UrlSource::Html { range, .. }
+            | UrlSource::Svg { range, .. }
+            | UrlSource::Text { range } => Some(*range),
+        }
+    }
+
+    /// True for a URL of a plain-text body ([`UrlSource::Text`]).
+    pub fn is_text(&self) -> bool {
+        matches!(self, UrlSource::Text { .. })
+    }
 }
 
 impl fmt::Display for UrlSource {
@@ -127,6 +170,13 @@ impl fmt::Display for UrlSource {
                 ..
             } => write!(f, "html:{tag}@{attribute}"),
             UrlSource::Html { tag, .. } => write!(f, "html:{tag}"),
+            UrlSource::Svg {
+                tag,
+                attribute: Some(attribute),
+                ..
+            } => write!(f, "svg:{tag}@{attribute}"),
+            UrlSource::Svg { tag, .. } => write!(f, "svg:{tag}"),
+            UrlSource::Text { .. } => f.write_str("text"),
         }
     }
 }
@@ -146,6 +196,8 @@ impl Serialize for SourceName<'_> {
         let (prefix, name, attribute) = match self.0 {
             UrlSource::Header { name, .. } => ("header:", name.as_str(), None),
             UrlSource::Html { tag, attribute, .. } => ("html:", tag.as_ref(), *attribute),
+            UrlSource::Svg { tag, attribute, .. } => ("svg:", tag.as_ref(), *attribute),
+            UrlSource::Text { .. } => ("text", "", None),
         };
         let pieces = [
             prefix,
@@ -208,7 +260,9 @@ impl Serialize for UrlRecord {
                 map.serialize_entry("field", field)?;
                 map.serialize_entry("item", item)?;
             }
-            UrlSource::Html { range, .. } => map.serialize_entry("range", range)?,
+            UrlSource::Html { range, .. }
+            | UrlSource::Svg { range, .. }
+            | UrlSource::Text { range } => map.serialize_entry("range", range)?,
         }
         map.serialize_entry("reference", &self.reference)?;
         map.serialize_entry("resolved", &self.resolution.resolved())?;
@@ -288,10 +342,36 @@ impl<'de> Deserialize<'de> for UrlRecord {
                     .range
                     .ok_or_else(|| de::Error::missing_field("range"))?,
             }
+        } else if let Some(place) = wire.source.strip_prefix("svg:") {
+            // `svg:image@xlink:href`: the attribute follows the last `@`.
+            let (tag, attribute) = match place.rsplit_once('@') {
+                Some((tag, attribute)) => (
+                    tag,
+                    Some(crate::vocab::url_attribute_name(attribute).ok_or_else(|| {
+                        de::Error::custom(format_args!(
+                            "no URL is found in a {attribute} attribute"
+                        ))
+                    })?),
+                ),
+                None => (place, None),
+            };
+            UrlSource::Svg {
+                tag: crate::vocab::element(tag.as_bytes()),
+                attribute,
+                range: wire
+                    .range
+                    .ok_or_else(|| de::Error::missing_field("range"))?,
+            }
+        } else if wire.source == "text" {
+            UrlSource::Text {
+                range: wire
+                    .range
+                    .ok_or_else(|| de::Error::missing_field("range"))?,
+            }
         } else {
             return Err(de::Error::invalid_value(
                 de::Unexpected::Str(&wire.source),
-                &"`header:<Name>` or `html:<tag>@<attribute>`",
+                &"`header:<Name>`, `html:<tag>@<attribute>`, `svg:<tag>@<attribute>` or `text`",
             ));
         };
         let resolution = match (wire.resolved, wire.unresolved) {

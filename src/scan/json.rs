@@ -112,6 +112,17 @@ fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     base_record(&entity.header_base, out);
     out.extend_from_slice(b",\"base\":");
     base_record(&entity.base, out);
+    if let Some(document) = &entity.document {
+        out.extend_from_slice(b",\"document\":{\"kind\":");
+        string(document.kind.as_str(), out);
+        out.extend_from_slice(b",\"by\":");
+        string(document.by.as_str(), out);
+        out.extend_from_slice(if document.attachment {
+            b",\"attachment\":true}"
+        } else {
+            b",\"attachment\":false}"
+        });
+    }
     out.push(b'}');
 }
 
@@ -161,6 +172,24 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
                 escaped_contents(attribute, out);
             }
             out.extend_from_slice(b"\",\"range\":");
+            byte_range(range, out);
+        }
+        UrlSource::Svg {
+            tag,
+            attribute,
+            range,
+        } => {
+            out.extend_from_slice(b"svg:");
+            escaped_contents(tag, out);
+            if let Some(attribute) = attribute {
+                out.push(b'@');
+                escaped_contents(attribute, out);
+            }
+            out.extend_from_slice(b"\",\"range\":");
+            byte_range(range, out);
+        }
+        UrlSource::Text { range } => {
+            out.extend_from_slice(b"text\",\"range\":");
             byte_range(range, out);
         }
     }
