@@ -170,6 +170,8 @@ pub(crate) struct HtmlPart {
     pub urls: Vec<(html::HtmlUrl, usize)>,
     /// The `crossorigin` and `integrity` attributes of its elements with URLs.
     pub fetch_attributes: Vec<html::FetchAttribute>,
+    /// Its `<iframe srcdoc>` documents, whose texts the ranges of their URLs index.
+    pub srcdocs: Vec<html::Srcdoc>,
 }
 
 /// Which scanned HTML parts [`analyze_in_detail`] keeps, with their text and URLs.
@@ -568,12 +570,46 @@ fn html_urls(
             ),
         });
     }
+    if scan.srcdocs_not_scanned > 0 {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::HtmlError,
+            message: format!(
+                "{} <iframe srcdoc> documents are not scanned: nested deeper than {}, or holding a tag of more than {} double-quoted attribute values",
+                scan.srcdocs_not_scanned,
+                html::MAX_SRCDOC_DEPTH,
+                html::MAX_QUOTED_VALUES_PER_TAG
+            ),
+        });
+    }
     let base = scan
         .base_reference(&text)
         .and_then(|href| {
             base::content_base(entity, href, header_base, options, encoding, diagnostics)
         })
         .map_or_else(|| Arc::clone(header_base), Arc::new);
+    // The base of each document (the part's, then each `srcdoc` document's), and what its
+    // `<base href>` resolves against: for a `srcdoc` document, the base of the document that
+    // holds it (the HTML Standard's fallback base URL of an iframe srcdoc document).
+    let mut bases: Vec<Arc<BaseRecord>> = vec![Arc::clone(&base)];
+    let mut fallbacks: Vec<Arc<BaseRecord>> = vec![Arc::clone(header_base)];
+    let mut base_urls: Vec<Option<usize>> = vec![scan.base];
+    for srcdoc in &scan.srcdocs {
+        let parent = bases
+            .get(srcdoc.parent)
+            .map_or_else(|| Arc::clone(header_base), Arc::clone);
+        let own = srcdoc
+            .base
+            .and_then(|i| scan.urls.get(i))
+            .map(|url| url.reference(&text))
+            .and_then(|href| {
+                base::content_base(entity, href, &parent, options, encoding, diagnostics)
+            })
+            .map_or_else(|| Arc::clone(&parent), Arc::new);
+        bases.push(own);
+        fallbacks.push(parent);
+        base_urls.push(srcdoc.base);
+    }
     let resolver = options.resolver();
     let keep = match state.keep {
         Keep::Nothing => false,
@@ -581,13 +617,24 @@ fn html_urls(
         Keep::Rewritable => scan.not_recorded == 0,
     };
     let mut kept = Vec::with_capacity(if keep { scan.urls.len() } else { 0 });
-    for (position, found) in scan.urls.into_iter().enumerate() {
-        // The <base href> itself resolves against the header-level base (base precedence step 1).
-        let against = if Some(position) == scan.base {
-            header_base
+    let ranges: Vec<_> = scan.urls.iter().map(|url| scan.part_range(url)).collect();
+    for (position, (found, range)) in scan.urls.into_iter().zip(ranges).enumerate() {
+        // The <base href> itself resolves against the header-level base (base precedence step
+        // 1), or in a `srcdoc` document against the base of the document that holds it.
+        let document = found.document;
+        let is_base = base_urls.get(document) == Some(&Some(position));
+        let against = match if is_base {
+            fallbacks.get(document)
         } else {
-            &base
+            bases.get(document)
+        } {
+            Some(against) => against,
+            None => &base,
         };
+        let srcdoc = document
+            .checked_sub(1)
+            .and_then(|i| scan.srcdocs.get(i))
+            .map_or(0, |srcdoc| srcdoc.depth);
         let reference = found.reference(&text);
         let resolution = resolve(resolver, against, reference, Some(encoding));
         let record = UrlRecord {
@@ -595,7 +642,8 @@ fn html_urls(
             source: UrlSource::Html {
                 tag: found.tag.clone(),
                 attribute: found.attribute,
-                range: found.range,
+                range,
+                srcdoc,
             },
             reference: reference.to_owned(),
             resolution,
@@ -631,6 +679,7 @@ fn html_urls(
         } else {
             Vec::new()
         },
+        srcdocs: if keep { scan.srcdocs } else { Vec::new() },
     };
     Some((base, part))
 }

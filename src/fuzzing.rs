@@ -130,13 +130,18 @@ pub struct HtmlScan {
     pub fetch_attributes: Vec<(Range<usize>, Range<usize>)>,
 }
 
-/// Scans an HTML document, already decoded to UTF-8.
+/// Scans an HTML document, already decoded to UTF-8; the URLs of its own document (those of
+/// `<iframe srcdoc>` documents are [`srcdoc_scan`]'s).
 pub fn html_scan(text: &str) -> HtmlScan {
     let scan = html::scan(text, usize::MAX);
+    let own: Vec<_> = scan.urls.iter().filter(|url| url.document == 0).collect();
     HtmlScan {
-        urls: scan
-            .urls
-            .into_iter()
+        base: scan
+            .base
+            .and_then(|base| scan.urls.get(base))
+            .and_then(|base| own.iter().position(|url| std::ptr::eq(*url, base))),
+        urls: own
+            .iter()
             .map(|url| HtmlUrl {
                 tag: url.tag.to_string(),
                 range: url.range.start..url.range.end,
@@ -144,13 +149,53 @@ pub fn html_scan(text: &str) -> HtmlScan {
                 reference: url.reference(text).to_owned(),
             })
             .collect(),
-        base: scan.base,
         fetch_attributes: scan
             .fetch_attributes
             .into_iter()
             .map(|attribute| (attribute.name, attribute.urls))
             .collect(),
     }
+}
+
+/// One URL of an `<iframe srcdoc>` document.
+#[derive(Debug, Clone)]
+pub struct SrcdocUrl {
+    /// Where it lies in the scanned text (see `UrlSource::Html`'s `range`).
+    pub range: Range<usize>,
+    /// How many `srcdoc` documents deep it is (1 or more).
+    pub depth: usize,
+    /// The URL, entity-decoded and trimmed.
+    pub reference: String,
+}
+
+/// The URLs of the `<iframe srcdoc>` documents of an HTML document, in document order, and
+/// the raw value range (in the text) of each `srcdoc` attribute of the document itself.
+pub fn srcdoc_scan(text: &str) -> (Vec<SrcdocUrl>, Vec<Range<usize>>) {
+    let scan = html::scan(text, usize::MAX);
+    let urls = scan
+        .urls
+        .iter()
+        .filter(|url| url.document > 0)
+        .map(|url| {
+            let range = scan.part_range(url);
+            SrcdocUrl {
+                range: range.start..range.end,
+                depth: url
+                    .document
+                    .checked_sub(1)
+                    .and_then(|i| scan.srcdocs.get(i))
+                    .map_or(0, |s| s.depth),
+                reference: url.reference(text).to_owned(),
+            }
+        })
+        .collect();
+    let values = scan
+        .srcdocs
+        .iter()
+        .filter(|srcdoc| srcdoc.parent == 0)
+        .map(|srcdoc| srcdoc.value.start..srcdoc.value.end)
+        .collect();
+    (urls, values)
 }
 
 /// Every CSS `url()` of a style sheet: its range in `css` and its value.

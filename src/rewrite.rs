@@ -517,12 +517,78 @@ fn read_back<'a>(
     }
 }
 
-/// The edits of the decoded text: `(range in the text, new text)`, not overlapping.
+/// The edits of the decoded text: `(range in the text, new text)`, sorted, not overlapping.
+///
+/// The URLs of an `<iframe srcdoc>` document are edited in its own text, which is then
+/// written back whole as the `srcdoc` value, escaped for it (a `srcdoc` value holds a document
+/// whose own quotes are character references): innermost documents first.
 fn text_edits<'a>(
     part: &HtmlPart,
     resolved_of: &dyn Fn(usize) -> Option<&'a str>,
 ) -> Vec<(Range<usize>, String)> {
-    let text = part.text.as_str();
+    let documents = part.srcdocs.len() + 1;
+    let mut urls_of: Vec<Vec<&(html::HtmlUrl, usize)>> = vec![Vec::new(); documents];
+    for url in &part.urls {
+        if let Some(list) = urls_of.get_mut(url.0.document) {
+            list.push(url);
+        }
+    }
+    let text_of = |document: usize| match document.checked_sub(1) {
+        None => part.text.as_str(),
+        Some(i) => part.srcdocs.get(i).map_or("", |s| s.text.as_str()),
+    };
+    let mut edits_of: Vec<Vec<(Range<usize>, String)>> = urls_of
+        .iter()
+        .enumerate()
+        .map(|(document, urls)| document_edits(text_of(document), urls, resolved_of))
+        .collect();
+    for (index, srcdoc) in part.srcdocs.iter().enumerate().rev() {
+        let edits = std::mem::take(edits_of.get_mut(index + 1).unwrap_or(&mut Vec::new()));
+        if edits.is_empty() {
+            continue;
+        }
+        let new = apply_to_text(&srcdoc.text, &edits);
+        let parent = text_of(srcdoc.parent);
+        let quote = srcdoc
+            .value
+            .start
+            .checked_sub(1)
+            .and_then(|i| parent.as_bytes().get(i))
+            .copied()
+            .filter(|b| matches!(b, b'"' | b'\''));
+        let replacement = match quote {
+            Some(_) => escape_attribute(&new, quote),
+            None if needs_quotes(&new) => format!("\"{}\"", escape_attribute(&new, Some(b'"'))),
+            None => escape_attribute(&new, None),
+        };
+        if let Some(list) = edits_of.get_mut(srcdoc.parent) {
+            list.push((srcdoc.value.start..srcdoc.value.end, replacement));
+            list.sort_by_key(|(range, _)| (range.start, range.end));
+        }
+    }
+    edits_of.into_iter().next().unwrap_or_default()
+}
+
+/// `text` with `edits` (sorted, not overlapping ranges of it) made.
+fn apply_to_text(text: &str, edits: &[(Range<usize>, String)]) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for (range, new) in edits {
+        out.push_str(text.get(at..range.start).unwrap_or_default());
+        out.push_str(new);
+        at = range.end.max(at);
+    }
+    out.push_str(text.get(at..).unwrap_or_default());
+    out
+}
+
+/// The edits of one document's text (the part's own, or a `srcdoc` document's) for its URLs
+/// `urls`.
+fn document_edits<'a>(
+    text: &str,
+    urls: &[&(html::HtmlUrl, usize)],
+    resolved_of: &dyn Fn(usize) -> Option<&'a str>,
+) -> Vec<(Range<usize>, String)> {
     let byte_before = |at: usize| {
         at.checked_sub(1)
             .and_then(|i| text.as_bytes().get(i))
@@ -532,7 +598,7 @@ fn text_edits<'a>(
     // The records of the URLs of each attribute value (a `srcset` holds several), gathered
     // once: looking them up per URL would take time quadratic in their number.
     let mut records_of_value: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
-    for (url, record) in &part.urls {
+    for (url, record) in urls.iter().copied() {
         if let Some(value) = url.value {
             records_of_value
                 .entry((value.start, value.end))
@@ -541,7 +607,7 @@ fn text_edits<'a>(
         }
     }
     let mut rebuilt: HashSet<(usize, usize)> = HashSet::new();
-    for (url, record) in &part.urls {
+    for (url, record) in urls.iter().copied() {
         let Some(value) = url.value else {
             // CSS in a <style> element: raw text, exact range.
             if let Some(resolved) = resolved_of(*record) {

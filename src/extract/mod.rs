@@ -404,19 +404,24 @@ fn fetch_attribute_renames(
     records: &[UrlRecord],
     new_values: &[Option<String>],
 ) -> Vec<(Range<usize>, String)> {
+    // The fetch attributes are those of the part's own document, whose URLs' ranges are in
+    // order; a `srcdoc` document's URLs index its own text.
+    let own: Vec<_> = part
+        .urls
+        .iter()
+        .filter(|(url, _)| url.document == 0)
+        .collect();
     part.fetch_attributes
         .iter()
         .filter(|attribute| {
             // The URLs are in document order: those of the element follow the first one at
             // or after the start of its span.
-            let first = part
-                .urls
-                .partition_point(|(url, _)| url.range.start < attribute.urls.start);
-            part.urls
-                .get(first..)
+            let first = own.partition_point(|(url, _)| url.range.start < attribute.urls.start);
+            own.get(first..)
                 .unwrap_or_default()
                 .iter()
                 .take_while(|(url, _)| attribute.urls.contains(&url.range.start))
+                .copied()
                 .any(|(_, record)| {
                     records.get(*record).is_some_and(|r| r.target.is_some())
                         && new_values.get(*record).is_some_and(Option::is_some)

@@ -164,12 +164,17 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (the HTML Standard's [refresh state](https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh)).
 pub(super) const HTTP_EQUIV: &str = "http-equiv";
 
+/// The attribute of `<iframe>` that holds a whole document (the HTML Standard's
+/// [`srcdoc`](https://html.spec.whatwg.org/multipage/iframe-embed-object.html#attr-iframe-srcdoc)),
+/// scanned in turn.
+pub(super) const SRCDOC: &str = "srcdoc";
+
 /// The attributes that change how their element's URLs are fetched, whose names the scan
 /// notes (see [`FetchAttribute`](super::FetchAttribute)).
 pub(super) const FETCH_ATTRIBUTES: [&str; 2] = ["crossorigin", "integrity"];
 
-/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`], [`HTTP_EQUIV`] and
-/// [`FETCH_ATTRIBUTES`] at compile time: bit `first byte % 32` of entry `length % 16` is set
+/// A quick filter on attribute names, built from [`URL_ATTRIBUTES`], [`HTTP_EQUIV`],
+/// [`SRCDOC`] and [`FETCH_ATTRIBUTES`] at compile time: bit `first byte % 32` of entry `length % 16` is set
 /// for every name the scan keeps or notes. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
 const NAME_FILTER: [u32; 16] = name_filter();
 
@@ -179,13 +184,15 @@ const NAME_FILTER: [u32; 16] = name_filter();
 const fn name_filter() -> [u32; 16] {
     let mut filter = [0u32; 16];
     let mut i = 0;
-    while i < URL_ATTRIBUTES.len() + 1 + FETCH_ATTRIBUTES.len() {
+    while i < URL_ATTRIBUTES.len() + 2 + FETCH_ATTRIBUTES.len() {
         let name = if i < URL_ATTRIBUTES.len() {
             URL_ATTRIBUTES[i].name.as_bytes()
         } else if i == URL_ATTRIBUTES.len() {
             HTTP_EQUIV.as_bytes()
+        } else if i == URL_ATTRIBUTES.len() + 1 {
+            SRCDOC.as_bytes()
         } else {
-            FETCH_ATTRIBUTES[(i - URL_ATTRIBUTES.len() - 1) % FETCH_ATTRIBUTES.len()].as_bytes()
+            FETCH_ATTRIBUTES[(i - URL_ATTRIBUTES.len() - 2) % FETCH_ATTRIBUTES.len()].as_bytes()
         };
         filter[name.len() % 16] |= 1 << (name[0] % 32);
         i += 1;
@@ -254,6 +261,7 @@ mod tests {
             assert!(may_be_kept(row.name.as_bytes()), "{}", row.name);
         }
         assert!(may_be_kept(HTTP_EQUIV.as_bytes()));
+        assert!(may_be_kept(SRCDOC.as_bytes()));
         // The common attributes that hold no URL fail it, so the table is not searched.
         for other in ["class", "width", "id", "alt", "border", "align"] {
             assert!(!may_be_kept(other.as_bytes()), "{other}");

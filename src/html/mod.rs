@@ -54,12 +54,13 @@ mod attributes;
 mod guard;
 mod microsyntax;
 pub(crate) mod sniff;
+mod srcdoc;
 mod tokenizer;
 mod tree;
 
 pub(crate) use guard::MAX_QUOTED_VALUES_PER_TAG;
 use guard::too_many_quoted_values;
-use tokenizer::{Input, ScanState, UrlEmitter};
+use tokenizer::{FoundSrcdoc, Input, ScanState, UrlEmitter};
 
 /// How the value of a URL-bearing attribute is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +102,10 @@ pub(crate) struct HtmlUrl {
     /// For a URL in an attribute: the raw value's bytes in the decoded body (quotes
     /// excluded); `None` in a `<style>` element.
     pub value: Option<ByteRange>,
+    /// The document it is in: 0 for the part's own, `n` for the `srcdoc` document
+    /// [`HtmlScan::srcdocs`]`[n - 1]`. `range` and `value` are offsets into that document's
+    /// text; [`HtmlScan::part_range`] maps them onto the part's.
+    pub document: usize,
 }
 
 impl HtmlUrl {
@@ -134,8 +139,37 @@ pub(crate) struct HtmlScan {
     /// attribute values than [`MAX_QUOTED_VALUES_PER_TAG`]: the number found in that tag.
     pub not_scanned: Option<usize>,
     /// The `crossorigin` and `integrity` attributes of the start tags that have URLs in
-    /// `urls`, in document order.
+    /// `urls`, in document order (those of the part's own document).
     pub fetch_attributes: Vec<FetchAttribute>,
+    /// The `<iframe srcdoc>` documents, each after the document it stands in.
+    pub srcdocs: Vec<Srcdoc>,
+    /// How many `srcdoc` documents were not scanned: nested deeper than [`MAX_SRCDOC_DEPTH`],
+    /// or holding a tag the tokenizer cannot take ([`MAX_QUOTED_VALUES_PER_TAG`]).
+    pub srcdocs_not_scanned: usize,
+}
+
+/// How deep `<iframe srcdoc>` documents inside one another are scanned. Each level writes the
+/// one inside it with its `&` escaped again (`&amp;amp;`), so that real documents nest one or
+/// two deep; the bound keeps the work on a part within a few times its size.
+pub(crate) const MAX_SRCDOC_DEPTH: usize = 8;
+
+/// An `<iframe srcdoc>` document (the HTML Standard's [iframe srcdoc document](https://html.spec.whatwg.org/multipage/iframe-embed-object.html#an-iframe-srcdoc-document)).
+#[derive(Debug, Clone)]
+pub(crate) struct Srcdoc {
+    /// The document whose `<iframe>` holds it: 0 for the part's own, `n` for
+    /// [`HtmlScan::srcdocs`]`[n - 1]`.
+    pub parent: usize,
+    /// How many `srcdoc` documents deep it is: 1 in the part's own document.
+    pub depth: usize,
+    /// The raw `srcdoc` value in the parent's text (quotes excluded).
+    pub value: ByteRange,
+    /// The document: the value with its character references decoded.
+    pub text: String,
+    /// Offsets of `text` back onto the parent's text.
+    map: srcdoc::ValueMap,
+    /// Index into [`HtmlScan::urls`] of its first `<base href>` in the HTML namespace,
+    /// outside `<template>`.
+    pub base: Option<usize>,
 }
 
 /// A `crossorigin` or `integrity` attribute of an element with URLs: fetched in CORS mode
@@ -152,6 +186,20 @@ pub(crate) struct FetchAttribute {
 }
 
 impl HtmlScan {
+    /// Where `url` lies in the part's text: its range, mapped from the `srcdoc` document it is
+    /// in (if any) onto the text of the document that holds that one, and so on up to the
+    /// part's. A range inside a `srcdoc` value maps exactly where the value holds no character
+    /// reference at its ends, else widens over the reference.
+    pub fn part_range(&self, url: &HtmlUrl) -> ByteRange {
+        let mut range = url.range.start..url.range.end;
+        let mut document = url.document;
+        while let Some(srcdoc) = document.checked_sub(1).and_then(|i| self.srcdocs.get(i)) {
+            range = srcdoc.map.to_outer(range);
+            document = srcdoc.parent;
+        }
+        range.into()
+    }
+
     /// The reference of the document's first `<base href>`, recorded or not; `text` is the
     /// document that was scanned.
     pub fn base_reference<'t>(&'t self, text: &'t str) -> Option<&'t str> {
@@ -170,11 +218,77 @@ impl HtmlScan {
 /// At most `max_urls` URLs are recorded; the scan goes on past them, counting the others
 /// ([`HtmlScan::not_recorded`]) and still finding the first `<base href>`.
 pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
+    let (mut scan, found) = scan_document(html, max_urls);
+    if found.is_empty() {
+        return scan;
+    }
+    // The `srcdoc` documents, each after the one that holds it (breadth first, so that the
+    // depth of each is known when it is met).
+    let mut waiting: std::collections::VecDeque<(usize, usize, FoundSrcdoc)> =
+        found.into_iter().map(|f| (0, 1, f)).collect();
+    while let Some((parent, depth, found)) = waiting.pop_front() {
+        if depth > MAX_SRCDOC_DEPTH {
+            scan.srcdocs_not_scanned += 1;
+            continue;
+        }
+        let parent_text = match parent.checked_sub(1) {
+            None => html,
+            Some(i) => scan.srcdocs.get(i).map_or("", |s| s.text.as_str()),
+        };
+        let raw = parent_text.get(found.raw.clone()).unwrap_or_default();
+        let (text, map) = srcdoc::decode(raw, found.raw.start, found.decoded.as_deref());
+        let (inner, inner_found) = scan_document(&text, max_urls.saturating_sub(scan.urls.len()));
+        if inner.not_scanned.is_some() {
+            scan.srcdocs_not_scanned += 1;
+            continue;
+        }
+        let document = scan.srcdocs.len() + 1;
+        scan.not_recorded += inner.not_recorded;
+        for mut url in inner.urls {
+            // The reference is kept with the URL: its range indexes this document's text,
+            // not the part's.
+            if url.decoded.is_none() {
+                url.decoded = Some(url.reference(&text).into());
+            }
+            url.document = document;
+            scan.urls.push(url);
+        }
+        waiting.extend(inner_found.into_iter().map(|f| (document, depth + 1, f)));
+        scan.srcdocs.push(Srcdoc {
+            parent,
+            depth,
+            value: found.raw.into(),
+            text,
+            map,
+            base: None,
+        });
+    }
+    // Document order in the part: a `srcdoc` document's URLs where its value stands.
+    let mut urls = std::mem::take(&mut scan.urls);
+    urls.sort_by_cached_key(|url| scan.part_range(url).start);
+    scan.urls = urls;
+    scan.base = scan
+        .urls
+        .iter()
+        .position(|url| url.is_base_candidate && url.document == 0);
+    for (index, srcdoc) in scan.srcdocs.iter_mut().enumerate() {
+        srcdoc.base = scan
+            .urls
+            .iter()
+            .position(|url| url.is_base_candidate && url.document == index + 1);
+    }
+    scan
+}
+
+/// [`scan`] of one document, without the `srcdoc` documents it holds: their values are
+/// returned beside it.
+fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
     if let Some(count) = too_many_quoted_values(html.as_bytes()) {
-        return HtmlScan {
+        let scan = HtmlScan {
             not_scanned: Some(count),
             ..HtmlScan::default()
         };
+        return (scan, Vec::new());
     }
     let mut state = ScanState::new(max_urls);
     let emitter = UrlEmitter {
@@ -192,14 +306,17 @@ pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
         urls.sort_by_key(|url| url.range.start);
     }
     let base = urls.iter().position(|url| url.is_base_candidate);
-    HtmlScan {
+    let scan = HtmlScan {
         urls,
         base,
         not_recorded: state.not_recorded,
         unrecorded_base: state.unrecorded_base,
         not_scanned: None,
         fetch_attributes: state.fetch_attributes,
-    }
+        srcdocs: Vec::new(),
+        srcdocs_not_scanned: 0,
+    };
+    (scan, state.srcdocs)
 }
 
 /// The URLs in an entity-decoded attribute value of the given kind: each one's range in

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use html5gum::{Emitter, Error, Readable, Reader, State, StringReader};
 
-use super::attributes::{HTTP_EQUIV, may_be_kept, url_attribute};
+use super::attributes::{HTTP_EQUIV, SRCDOC, may_be_kept, url_attribute};
 use super::microsyntax::for_each_url;
 use super::tree::{
     ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
@@ -97,6 +97,15 @@ struct KeptAttribute {
     decoded: Option<Range<usize>>,
 }
 
+/// The `srcdoc` attribute of an `<iframe>` in the HTML namespace.
+#[derive(Debug)]
+pub(super) struct FoundSrcdoc {
+    /// The raw value's bytes in the text (quotes excluded).
+    pub raw: Range<usize>,
+    /// The value as the tokenizer decoded it, when it held a character reference or NUL.
+    pub decoded: Option<String>,
+}
+
 /// Everything the emitter keeps between calls.
 #[derive(Debug, Default)]
 pub(super) struct ScanState {
@@ -112,6 +121,8 @@ pub(super) struct ScanState {
     last_start_tag: Vec<u8>,
     /// Name of the current attribute, lowercase.
     attribute: Vec<u8>,
+    /// The `srcdoc` values of `<iframe>` start tags, in document order.
+    pub(super) srcdocs: Vec<FoundSrcdoc>,
     /// True once the current attribute's name has been classified (at its value or its end).
     attribute_done: bool,
     /// True while the current attribute's decoded value is collected into `values`.
@@ -251,6 +262,11 @@ impl ScanState {
         let tag = element_name(&self.tag, namespace);
         let (name, mut kind) = if tag == b"meta" && self.attribute == HTTP_EQUIV.as_bytes() {
             (HTTP_EQUIV, None)
+        } else if tag == b"iframe"
+            && namespace == Namespace::Html
+            && self.attribute == SRCDOC.as_bytes()
+        {
+            (SRCDOC, None)
         } else {
             match url_attribute(tag, &self.attribute, namespace) {
                 Some(row) => (row.name, Some(row.kind)),
@@ -390,6 +406,7 @@ impl ScanState {
                     is_base_candidate,
                     kind,
                     value: Some(raw.clone().into()),
+                    document: 0,
                 });
             });
         }
@@ -422,6 +439,21 @@ impl ScanState {
         }
     }
 
+    /// Notes the `srcdoc` value of the current `<iframe>` start tag, if it has one.
+    #[inline(never)]
+    fn note_srcdoc(&mut self) {
+        let Some(kept) = self.kept.iter().find(|kept| kept.name == SRCDOC) else {
+            return;
+        };
+        let Some(raw) = kept.raw.clone() else {
+            return;
+        };
+        let decoded = kept.decoded.clone().map(|decoded| {
+            String::from_utf8_lossy(self.values.get(decoded).unwrap_or_default()).into_owned()
+        });
+        self.srcdocs.push(FoundSrcdoc { raw, decoded });
+    }
+
     /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
@@ -437,6 +469,7 @@ impl ScanState {
                 is_base_candidate: false,
                 kind: UrlKind::StyleElement,
                 value: None,
+                document: 0,
             });
         });
         for url in found.drain(..) {
@@ -544,6 +577,9 @@ impl Emitter for UrlEmitter<'_> {
             state.start_tag_urls(text, namespace);
             if !state.fetch_names.is_empty() {
                 state.tie_fetch_attributes(recorded);
+            }
+            if is_html && state.tag == b"iframe" {
+                state.note_srcdoc();
             }
         }
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);

@@ -112,8 +112,18 @@ pub enum UrlSource {
         attribute: Option<&'static str>,
         /// The URL's bytes in the decoded body, as written (before entity decoding). When an
         /// attribute value holds a character reference (`&…;`), offsets inside it cannot be
-        /// mapped and the range is the whole value.
+        /// mapped and the range is the whole value. Inside a `srcdoc` document the range is
+        /// where the URL's text lies in the `srcdoc` value (whose character references were
+        /// decoded to make the document): exact when it starts and ends in text between
+        /// references, else widened over the references it starts or ends in.
         range: ByteRange,
+        /// How many `<iframe srcdoc>` documents deep the URL is: 0 in the part's own document,
+        /// 1 in a `srcdoc` document of it, 2 in one inside that. Serialized as `"srcdoc"`, left
+        /// out when 0. A `srcdoc` document's URLs resolve against its own `<base href>`, else
+        /// against the base of the document whose `<iframe>` holds it (the HTML Standard's
+        /// [fallback base URL](https://html.spec.whatwg.org/multipage/urls-and-fetching.html#fallback-base-url)
+        /// of an iframe srcdoc document).
+        srcdoc: usize,
     },
     /// An SVG document ([`DocumentKind::Svg`](crate::DocumentKind::Svg)): serialized
     /// `svg:<tag>@<attribute>` (`svg:a@href`, `svg:image@xlink:href`, `svg:rect@style` for a
@@ -260,9 +270,15 @@ impl Serialize for UrlRecord {
                 map.serialize_entry("field", field)?;
                 map.serialize_entry("item", item)?;
             }
-            UrlSource::Html { range, .. }
-            | UrlSource::Svg { range, .. }
-            | UrlSource::Text { range } => map.serialize_entry("range", range)?,
+            UrlSource::Html { range, srcdoc, .. } => {
+                map.serialize_entry("range", range)?;
+                if *srcdoc > 0 {
+                    map.serialize_entry("srcdoc", srcdoc)?;
+                }
+            }
+            UrlSource::Svg { range, .. } | UrlSource::Text { range } => {
+                map.serialize_entry("range", range)?
+            }
         }
         map.serialize_entry("reference", &self.reference)?;
         map.serialize_entry("resolved", &self.resolution.resolved())?;
@@ -295,6 +311,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
             field: Option<usize>,
             item: Option<usize>,
             range: Option<ByteRange>,
+            #[serde(default)]
+            srcdoc: usize,
             reference: String,
             resolved: Option<String>,
             #[serde(default)]
@@ -341,6 +359,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
                 range: wire
                     .range
                     .ok_or_else(|| de::Error::missing_field("range"))?,
+                srcdoc: wire.srcdoc,
             }
         } else if let Some(place) = wire.source.strip_prefix("svg:") {
             // `svg:image@xlink:href`: the attribute follows the last `@`.

@@ -164,6 +164,7 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
             tag,
             attribute,
             range,
+            srcdoc,
         } => {
             out.extend_from_slice(b"html:");
             escaped_contents(tag, out);
@@ -173,6 +174,10 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
             }
             out.extend_from_slice(b"\",\"range\":");
             byte_range(range, out);
+            if *srcdoc > 0 {
+                out.extend_from_slice(b",\"srcdoc\":");
+                number(*srcdoc as u64, out);
+            }
         }
         UrlSource::Svg {
             tag,
