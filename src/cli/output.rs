@@ -42,7 +42,7 @@ use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
     BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution, Unresolved,
-    UrlRecord,
+    UrlRecord, UrlSource,
 };
 
 use super::args::{ColorArg, UrlField};
@@ -558,7 +558,7 @@ fn inspect(
             writeln!(
                 out,
                 "{indent}  {}  {}{}",
-                paint(palette.source, &url.source.to_string()),
+                paint(palette.source, &source_label(&url.source)),
                 resolution(url, palette),
                 target(url)
             )?;
@@ -613,6 +613,16 @@ fn describe(base: &BaseRecord, palette: &Palette) -> String {
             paint(palette.url, url),
             paint(palette.label, &format!("({source})"))
         ),
+    }
+}
+
+/// Where a URL was found, as its record's `source` says it, and for a URL inside an
+/// `<iframe srcdoc>` document how deep: `html:a@href (srcdoc)`, `html:a@href (srcdoc 2)`.
+fn source_label(source: &UrlSource) -> String {
+    match source {
+        UrlSource::Html { srcdoc: 1, .. } => format!("{source} (srcdoc)"),
+        UrlSource::Html { srcdoc, .. } if *srcdoc > 1 => format!("{source} (srcdoc {srcdoc})"),
+        _ => source.to_string(),
     }
 }
 
