@@ -48,6 +48,7 @@ mod memory;
 #[cfg(all(feature = "cli", unix))]
 mod path_bytes;
 mod properties;
+mod reach;
 #[cfg(feature = "cli")]
 mod readme;
 #[cfg(feature = "cli")]
