@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::options::Options;
-use crate::{css, headers, html, mime};
+use crate::{css, headers, html, mime, text};
 
 /// One entity as the MIME splitter found it.
 #[derive(Debug, Clone)]
@@ -204,4 +204,75 @@ pub fn css_urls(css: &str) -> Vec<(Range<usize>, String)> {
         .into_iter()
         .map(|url| (url.range, url.reference))
         .collect()
+}
+
+/// One link the plain-text finder found.
+#[derive(Debug, Clone)]
+pub struct TextLink {
+    /// The link text's bytes in the text.
+    pub range: Range<usize>,
+    /// The URL it opens.
+    pub href: String,
+    /// `absolute`, `www` or `email`.
+    pub kind: &'static str,
+    /// `none`, `rfc1738` (`<URL:…>`), `angle` (`<…>`) or `quotes` (`"…"`).
+    pub delimiter: &'static str,
+}
+
+/// Every link Thunderbird's rules make of `text`, and whether every candidate was checked.
+pub fn text_links(text: &str) -> (Vec<TextLink>, bool) {
+    let mut links = Vec::new();
+    let completeness = text::find_links(text, |link| {
+        links.push(TextLink {
+            range: link.range,
+            href: link.href,
+            kind: match link.kind {
+                text::LinkKind::Absolute => "absolute",
+                text::LinkKind::Www => "www",
+                text::LinkKind::Email => "email",
+            },
+            delimiter: match link.delimiter {
+                text::Delimiter::None => "none",
+                text::Delimiter::Rfc1738 => "rfc1738",
+                text::Delimiter::AngleBrackets => "angle",
+                text::Delimiter::Quotes => "quotes",
+            },
+        });
+    });
+    (links, completeness == text::Completeness::Complete)
+}
+
+/// A text as a reader sees it, with the map back to the body it was made from.
+#[derive(Debug, Clone)]
+pub struct Shown {
+    /// What the reader sees.
+    pub text: String,
+    /// The map's pieces in order: bytes of `text`, and the bytes of the body they stand for.
+    pub pieces: Vec<(Range<usize>, Range<usize>)>,
+    map: text::OffsetMap,
+}
+
+impl Shown {
+    fn new(shown: text::ShownText) -> Shown {
+        Shown {
+            pieces: shown.map.pieces().collect(),
+            text: shown.text,
+            map: shown.map,
+        }
+    }
+
+    /// The body bytes behind the shown bytes `range`.
+    pub fn source_range(&self, range: Range<usize>) -> Range<usize> {
+        self.map.source_range(range)
+    }
+}
+
+/// A `format=flowed` body joined (RFC 3676); `delete_space` is `delsp=yes`.
+pub fn unflow(body: &str, delete_space: bool) -> Shown {
+    Shown::new(text::flowed::unflow(body, delete_space))
+}
+
+/// The visible text of a `text/enriched` body (RFC 1896).
+pub fn enriched_text(body: &str) -> Shown {
+    Shown::new(text::enriched::visible_text(body))
 }

@@ -90,6 +90,7 @@ pub mod scan;
 #[doc(hidden)]
 pub mod stages;
 pub mod target;
+pub(crate) mod text;
 pub mod url;
 pub mod vocab;
 

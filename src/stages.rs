@@ -28,6 +28,38 @@ pub fn html_texts(raw: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// Splits `raw`, then undoes the transfer encoding and the charset of every `text/plain`
+/// part, and joins the soft line breaks of a `format=flowed` one (RFC 3676); returns the
+/// texts (what the plain-text link finder reads). The charset is found as for HTML parts.
+pub fn plain_texts(raw: &[u8]) -> Vec<String> {
+    let walk = mime::split(raw, &Options::new(), &mut Vec::new());
+    walk.entities
+        .iter()
+        .filter(|entity| {
+            entity.content_type.media_type == "text" && entity.content_type.subtype == "plain"
+        })
+        .map(|entity| {
+            let body = mime::decoded_body(walk.bytes(raw, entity.buffer), entity, &mut Vec::new());
+            let (encoding, _) = crate::analyze::text_encoding(&body, &entity.content_type);
+            let text = encoding.decode_without_bom_handling(&body).0;
+            let param = |name| entity.content_type.param(name).map(str::trim);
+            if param("format").is_some_and(|f| f.eq_ignore_ascii_case("flowed")) {
+                let delsp = param("delsp").is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+                crate::text::flowed::unflow(&text, delsp).text
+            } else {
+                text.into_owned()
+            }
+        })
+        .collect()
+}
+
+/// Finds the links Thunderbird makes of one plain text; returns how many.
+pub fn find_text_links(text: &str) -> usize {
+    let mut count = 0;
+    let _ = crate::text::find_links(text, |_| count += 1);
+    count
+}
+
 /// Scans one decoded HTML text; returns the number of URLs found.
 pub fn scan_html(text: &str) -> usize {
     crate::html::scan(text, usize::MAX).urls.len()
