@@ -414,6 +414,11 @@ pub enum DiagnosticKind {
     /// A `cid:` URL names no `Content-ID` of the message (RFC 2392): a broken inline image
     /// or frame. See [`target`](crate::target) for how Content-IDs are compared.
     UnmatchedCid,
+    /// Finding the links of a plain-text body stopped early: the text holds more would-be
+    /// URLs that do not parse than the link finder checks (four times the text's size, plus
+    /// 64 KiB), a shape only text made to waste time has; the links after them are not
+    /// reported.
+    TextLimit,
     /// The message has more URLs than [`Options::with_max_urls`](crate::Options::with_max_urls):
     /// this entity's URLs past the limit are not recorded (the message says how many). Its
     /// bases are still reported.
@@ -437,6 +442,7 @@ impl DiagnosticKind {
                 | DiagnosticKind::HtmlError
                 | DiagnosticKind::NoscriptLimit
                 | DiagnosticKind::UrlLimit
+                | DiagnosticKind::TextLimit
         )
     }
 }

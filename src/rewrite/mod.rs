@@ -35,19 +35,23 @@
 //! `set_attribute` writes the whole tag anew, which would change bytes outside the values.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use base64::Engine as _;
 use encoding_rs::{Encoding, UTF_8};
 
 use crate::analyze::{HtmlPart, Keep, analyze_collecting, text_encoding};
-use crate::html::{self, UrlKind, value_urls};
+use crate::html;
 use crate::mime::{self, Entity, TransferEncoding, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, Document, PartId, Report, Resolution, UrlRecord};
 use crate::url::{has_scheme, strip_reference};
 use crate::vocab::{DocumentKind, FieldName};
+
+mod edits;
+
+pub(crate) use edits::css_escape;
+use edits::text_edits;
 
 /// What [`rewrite`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -517,214 +521,6 @@ fn read_back<'a>(
     }
 }
 
-/// The edits of the decoded text: `(range in the text, new text)`, sorted, not overlapping.
-///
-/// The URLs of an `<iframe srcdoc>` document are edited in its own text, which is then
-/// written back whole as the `srcdoc` value, escaped for it (a `srcdoc` value holds a document
-/// whose own quotes are character references): innermost documents first.
-fn text_edits<'a>(
-    part: &HtmlPart,
-    resolved_of: &dyn Fn(usize) -> Option<&'a str>,
-) -> Vec<(Range<usize>, String)> {
-    let documents = part.srcdocs.len() + 1;
-    let mut urls_of: Vec<Vec<&(html::HtmlUrl, usize)>> = vec![Vec::new(); documents];
-    for url in &part.urls {
-        if let Some(list) = urls_of.get_mut(url.0.document) {
-            list.push(url);
-        }
-    }
-    let text_of = |document: usize| match document.checked_sub(1) {
-        None => part.text.as_str(),
-        Some(i) => part.srcdocs.get(i).map_or("", |s| s.text.as_str()),
-    };
-    let mut edits_of: Vec<Vec<(Range<usize>, String)>> = urls_of
-        .iter()
-        .enumerate()
-        .map(|(document, urls)| document_edits(text_of(document), urls, resolved_of))
-        .collect();
-    for (index, srcdoc) in part.srcdocs.iter().enumerate().rev() {
-        let edits = std::mem::take(edits_of.get_mut(index + 1).unwrap_or(&mut Vec::new()));
-        if edits.is_empty() {
-            continue;
-        }
-        let new = apply_to_text(&srcdoc.text, &edits);
-        let parent = text_of(srcdoc.parent);
-        let quote = srcdoc
-            .value
-            .start
-            .checked_sub(1)
-            .and_then(|i| parent.as_bytes().get(i))
-            .copied()
-            .filter(|b| matches!(b, b'"' | b'\''));
-        let replacement = match quote {
-            Some(_) => escape_attribute(&new, quote),
-            None if needs_quotes(&new) => format!("\"{}\"", escape_attribute(&new, Some(b'"'))),
-            None => escape_attribute(&new, None),
-        };
-        if let Some(list) = edits_of.get_mut(srcdoc.parent) {
-            list.push((srcdoc.value.start..srcdoc.value.end, replacement));
-            list.sort_by_key(|(range, _)| (range.start, range.end));
-        }
-    }
-    edits_of.into_iter().next().unwrap_or_default()
-}
-
-/// `text` with `edits` (sorted, not overlapping ranges of it) made.
-fn apply_to_text(text: &str, edits: &[(Range<usize>, String)]) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut at = 0;
-    for (range, new) in edits {
-        out.push_str(text.get(at..range.start).unwrap_or_default());
-        out.push_str(new);
-        at = range.end.max(at);
-    }
-    out.push_str(text.get(at..).unwrap_or_default());
-    out
-}
-
-/// The edits of one document's text (the part's own, or a `srcdoc` document's) for its URLs
-/// `urls`.
-fn document_edits<'a>(
-    text: &str,
-    urls: &[&(html::HtmlUrl, usize)],
-    resolved_of: &dyn Fn(usize) -> Option<&'a str>,
-) -> Vec<(Range<usize>, String)> {
-    let byte_before = |at: usize| {
-        at.checked_sub(1)
-            .and_then(|i| text.as_bytes().get(i))
-            .copied()
-    };
-    let mut edits = Vec::new();
-    // The records of the URLs of each attribute value (a `srcset` holds several), gathered
-    // once: looking them up per URL would take time quadratic in their number.
-    let mut records_of_value: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
-    for (url, record) in urls.iter().copied() {
-        if let Some(value) = url.value {
-            records_of_value
-                .entry((value.start, value.end))
-                .or_default()
-                .push(*record);
-        }
-    }
-    let mut rebuilt: HashSet<(usize, usize)> = HashSet::new();
-    for (url, record) in urls.iter().copied() {
-        let Some(value) = url.value else {
-            // CSS in a <style> element: raw text, exact range.
-            if let Some(resolved) = resolved_of(*record) {
-                let quote = byte_before(url.range.start).filter(|b| matches!(b, b'"' | b'\''));
-                edits.push((url.range.start..url.range.end, css_escape(resolved, quote)));
-            }
-            continue;
-        };
-        let raw_value = text.get(value.start..value.end).unwrap_or_default();
-        let quote = byte_before(value.start).filter(|b| matches!(b, b'"' | b'\''));
-        if quote.is_some() && !raw_value.contains('&') {
-            if let Some(resolved) = resolved_of(*record) {
-                let new = match url.kind {
-                    UrlKind::StyleAttribute => {
-                        let css_quote =
-                            byte_before(url.range.start).filter(|b| matches!(b, b'"' | b'\''));
-                        css_escape(resolved, css_quote)
-                    }
-                    _ => resolved.to_owned(),
-                };
-                edits.push((
-                    url.range.start..url.range.end,
-                    escape_attribute(&new, quote),
-                ));
-            }
-            continue;
-        }
-        // A value with character references, or unquoted: written anew whole, once.
-        if !rebuilt.insert((value.start, value.end)) {
-            continue;
-        }
-        let siblings = records_of_value
-            .get(&(value.start, value.end))
-            .map_or(&[][..], Vec::as_slice);
-        if siblings.iter().all(|record| resolved_of(*record).is_none()) {
-            continue;
-        }
-        let decoded = htmlize::unescape_attribute(raw_value);
-        let mut new = String::with_capacity(decoded.len() + 64);
-        let mut at = 0;
-        for ((range, _), record) in value_urls(url.kind, &decoded).into_iter().zip(siblings) {
-            let Some(resolved) = resolved_of(*record) else {
-                continue;
-            };
-            new.push_str(decoded.get(at..range.start).unwrap_or_default());
-            if url.kind == UrlKind::StyleAttribute {
-                let css_quote = range
-                    .start
-                    .checked_sub(1)
-                    .and_then(|i| decoded.as_bytes().get(i))
-                    .copied()
-                    .filter(|b| matches!(b, b'"' | b'\''));
-                new.push_str(&css_escape(resolved, css_quote));
-            } else {
-                new.push_str(resolved);
-            }
-            at = range.end;
-        }
-        new.push_str(decoded.get(at..).unwrap_or_default());
-        let replacement = match quote {
-            Some(_) => escape_attribute(&new, quote),
-            None if needs_quotes(&new) => format!("\"{}\"", escape_attribute(&new, Some(b'"'))),
-            None => escape_attribute(&new, None),
-        };
-        edits.push((value.start..value.end, replacement));
-    }
-    edits.sort_by_key(|(range, _)| (range.start, range.end));
-    edits
-}
-
-/// An attribute value escaped for its context (HTML standard §13.1.2.3): `&` always, and the
-/// quote that delimits it.
-fn escape_attribute(value: &str, quote: Option<u8>) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '"' if quote == Some(b'"') => out.push_str("&quot;"),
-            '\'' if quote == Some(b'\'') => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// True when an unquoted attribute value cannot hold `value` (HTML standard §13.1.2.3:
-/// no white space, `"`, `'`, `=`, `<`, `>`, `` ` ``, and not empty).
-fn needs_quotes(value: &str) -> bool {
-    value.is_empty()
-        || value
-            .chars()
-            .any(|c| c.is_ascii_whitespace() || matches!(c, '"' | '\'' | '=' | '<' | '>' | '`'))
-}
-
-/// A URL written for a CSS `url()` (CSS Syntax §4.3.6, §4.3.5): inside a string delimited by
-/// `quote`, or unquoted. Characters that would end the token, `\`, `<` (so that `</style`
-/// cannot appear), and every non-ASCII character (so that the charset never matters) are
-/// written as CSS escapes `\HEX `.
-pub(crate) fn css_escape(url: &str, quote: Option<u8>) -> String {
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        let escape = match c {
-            '\\' | '<' => true,
-            '"' | '\'' => quote.is_none() || quote == Some(c as u8),
-            '(' | ')' => quote.is_none(),
-            c if c.is_ascii_whitespace() || c.is_ascii_control() => true,
-            c => !c.is_ascii(),
-        };
-        if escape {
-            out.push_str(&format!("\\{:x} ", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// For each text offset in `wanted` (sorted, UTF-8 offsets into `text`, the decoding of
 /// `bytes` with `encoding`), the offset in `bytes` where decoding reaches it; `None` when one
 /// cannot be found (an offset inside a character).
@@ -836,28 +632,6 @@ fn replace(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_for_attribute_and_css_contexts() {
-        assert_eq!(
-            escape_attribute("a?x=1&y='2'", Some(b'\'')),
-            "a?x=1&amp;y=&#39;2&#39;"
-        );
-        assert_eq!(
-            escape_attribute("say \"hi\"", Some(b'"')),
-            "say &quot;hi&quot;"
-        );
-        assert!(needs_quotes("a b") && needs_quotes("") && !needs_quotes("http://x/"));
-        assert_eq!(
-            css_escape("http://x/a b(1)", None),
-            "http://x/a\\20 b\\28 1\\29 "
-        );
-        assert_eq!(css_escape("http://x/it's", Some(b'"')), "http://x/it's");
-        assert_eq!(
-            css_escape("http://x/é</style>", Some(b'\'')),
-            "http://x/\\e9 \\3c /style>"
-        );
-    }
 
     #[test]
     fn byte_offsets_through_a_multibyte_charset() {
