@@ -140,10 +140,10 @@ fn decode_text<'a>(
             },
         },
     };
-    if encoding == UTF_8 {
-        if let Ok(text) = std::str::from_utf8(body) {
-            return Cow::Borrowed(text);
-        }
+    if encoding == UTF_8
+        && let Ok(text) = std::str::from_utf8(body)
+    {
+        return Cow::Borrowed(text);
     }
     let (text, _) = encoding.decode_without_bom_handling(body);
     text
