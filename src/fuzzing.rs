@@ -70,9 +70,12 @@ pub struct Header {
     pub fields: Vec<(String, String)>,
 }
 
-/// Reads the header block at the start of `raw`, at most `max_bytes` of it.
+/// Reads the header block at the start of `raw`, at most `max_bytes` of it, as the header of
+/// a body part is read (lines that are not fields may come before its MIME fields).
 pub fn header_block(raw: &[u8], max_bytes: usize) -> Header {
-    let (block, every) = mime::header::parse_every_field(raw, max_bytes);
+    // As a body part's header is read: a first line that is not a field may start it.
+    let (block, every) =
+        mime::header::parse_every_field(raw, mime::header::FirstLine::Lenient, max_bytes);
     Header {
         range: block.range,
         body_start: block.body_start,

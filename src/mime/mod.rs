@@ -279,7 +279,20 @@ fn read_entity(
     kept: &mut header::KeptFields,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Entity {
-    let block = header::parse(raw, pending.range.clone(), options.max_header_bytes(), kept);
+    // The root message must start with a field; a body part or an encapsulated message may
+    // start with lines that are not fields before its MIME fields, as clients read them.
+    let first_line = if pending.parent.is_none() {
+        header::FirstLine::Strict
+    } else {
+        header::FirstLine::Lenient
+    };
+    let block = header::parse(
+        raw,
+        pending.range.clone(),
+        first_line,
+        options.max_header_bytes(),
+        kept,
+    );
     let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
         diagnostics.push(Diagnostic {
             part: Some(pending.part.clone()),
@@ -293,8 +306,9 @@ fn read_entity(
             DiagnosticKind::NoHeader,
             "the message does not start with a header field; all of it is read as body".to_owned(),
         ),
-        // A body part whose first line is not a field simply has no header (RFC 2046 §5.1.1
-        // wants a blank line there, but content right after the delimiter is common).
+        // A body part whose first line is not a field and that has no MIME field before an
+        // empty line simply has no header (RFC 2046 §5.1.1 wants a blank line there, but
+        // content right after the delimiter is common).
         Some(header::HeaderProblem::NoHeader) => {}
         Some(header::HeaderProblem::TooLarge) => diagnose(
             diagnostics,
