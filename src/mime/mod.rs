@@ -9,14 +9,12 @@
 //! anywhere in a line where RFC 2046 §5.1.1 wants them at the start of one. Its single-field
 //! parsers (`parse_content_type`) and its decoders do not have these problems, and we use them.
 
+pub(crate) mod content_type;
 pub(crate) mod header;
 pub(crate) mod transfer;
 
 use std::borrow::Cow;
 use std::ops::Range;
-
-use mail_parser::HeaderValue;
-use mail_parser::parsers::MessageStream;
 
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId};
@@ -359,19 +357,40 @@ fn read_entity(
     };
     let content_type = match block.fields.iter().find(|f| f.is(FieldName::ContentType)) {
         None => default_type,
-        // RFC 2045 §5.2: an invalid Content-Type is read as the default, text/plain (also in a
-        // digest, where a missing one means message/rfc822), as Python's `email` and GMime do.
-        Some(field) => parse_content_type(&field.value).unwrap_or_else(|| {
-            diagnose(
-                diagnostics,
-                DiagnosticKind::BadContentType,
-                format!(
-                    "Content-Type \"{}\" is not type/subtype followed by parameters; read as text/plain",
-                    field.value
-                ),
-            );
-            ContentType::new("text", "plain")
-        }),
+        Some(field) => match content_type::parse(&field.value) {
+            content_type::Parsed::Valid(content_type) => content_type,
+            content_type::Parsed::Junk(content_type, junk) => {
+                let shown: String = junk.chars().take(60).collect();
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::JunkAfterMediaType,
+                    format!(
+                        "Content-Type {} is followed by \"{shown}{}\" instead of \";\"; read as {0} {}",
+                        content_type.essence(),
+                        if shown.len() < junk.len() { "…" } else { "" },
+                        if content_type.params.is_empty() {
+                            "without parameters"
+                        } else {
+                            "with the parameters after the next \";\""
+                        },
+                    ),
+                );
+                content_type
+            }
+            // RFC 2045 §5.2: an invalid Content-Type is read as the default, text/plain (also
+            // in a digest, where a missing one means message/rfc822), as Python's `email` does.
+            content_type::Parsed::Invalid => {
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::BadContentType,
+                    format!(
+                        "Content-Type \"{}\" is not type/subtype followed by parameters; read as text/plain",
+                        field.value
+                    ),
+                );
+                ContentType::new("text", "plain")
+            }
+        },
     };
     let transfer_encoding = match block
         .fields
@@ -410,60 +429,6 @@ fn read_entity(
         content_type,
         transfer_encoding,
     }
-}
-
-/// `Content-Type` through mail-parser's field parser; `None` when the value is not valid:
-/// RFC 2045 §5.1 wants `type "/" subtype`, each a token (no space, control or tspecial), then
-/// nothing or `;` and the parameters, comments and white space allowed between (RFC 5322
-/// §3.2.2). `image/com/x` is not valid, nor `multipart/mixed boundary=x` (a `;` lost).
-fn parse_content_type(value: &str) -> Option<ContentType> {
-    let uncommented = if memchr::memchr(b'(', value.as_bytes()).is_some() {
-        Cow::Owned(header::strip_comments(value))
-    } else {
-        Cow::Borrowed(value)
-    };
-    let bytes = uncommented.as_bytes();
-    let essence = bytes
-        .get(..memchr::memchr(b';', bytes).unwrap_or(bytes.len()))
-        .unwrap_or_default();
-    let slash = memchr::memchr(b'/', essence)?;
-    let (media_type, subtype) = (
-        essence.get(..slash).unwrap_or_default(),
-        essence.get(slash + 1..).unwrap_or_default(),
-    );
-    // RFC 2045 §5.1: a token is printable ASCII but tspecials `()<>@,;:\"/[]?=`.
-    let is_token = |text: &[u8]| {
-        let text = text.trim_ascii();
-        !text.is_empty()
-            && text.iter().all(|b| {
-                matches!(b, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'0'..=b'9'
-                    | b'A'..=b'Z' | b'^'..=b'~')
-            })
-    };
-    if !is_token(media_type) || !is_token(subtype) {
-        return None;
-    }
-    let mut input = value.as_bytes().to_vec();
-    input.push(b'\n');
-    let HeaderValue::ContentType(parsed) = MessageStream::new(&input).parse_content_type() else {
-        return None;
-    };
-    let media_type = parsed.ctype().to_ascii_lowercase();
-    let subtype = parsed.subtype()?.to_ascii_lowercase();
-    if media_type.is_empty() || subtype.is_empty() {
-        return None;
-    }
-    let params = parsed
-        .attributes()
-        .unwrap_or_default()
-        .iter()
-        .map(|a| (a.name.to_ascii_lowercase(), a.value.to_string()))
-        .collect();
-    Some(ContentType {
-        media_type,
-        subtype,
-        params,
-    })
 }
 
 /// The entities directly inside `entity`: its body parts, or the message it encapsulates.

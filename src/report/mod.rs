@@ -358,8 +358,14 @@ pub enum DiagnosticKind {
     /// fields after it are).
     HeaderTooLarge,
     /// `Content-Type` is not valid (RFC 2045 §5.1: `type/subtype`, then parameters after
-    /// `;`); it is read as `text/plain`, as RFC 2045 §5.2 recommends.
+    /// `;`) and does not start with a valid `type/subtype`; it is read as `text/plain`, as
+    /// RFC 2045 §5.2 recommends.
     BadContentType,
+    /// `Content-Type` is a valid `type/subtype` followed by something other than `;`
+    /// (`text/html charset=utf-8`: a `;` lost); it is read as that type, with the parameters
+    /// after the next `;` if any, as GMime reads it (Thunderbird and MimeKit read the same
+    /// type).
+    JunkAfterMediaType,
     /// A `multipart/*` entity has no `boundary` parameter; its body is not split.
     MissingBoundary,
     /// A multipart body has no close delimiter (RFC 2046 §5.1.1); its last part runs to the
