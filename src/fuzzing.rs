@@ -279,3 +279,30 @@ pub fn unflow(body: &str, delete_space: bool) -> Shown {
 pub fn enriched_text(body: &str) -> Shown {
     Shown::new(text::enriched::visible_text(body))
 }
+
+/// What the uuencode decoder gave for a body.
+#[derive(Debug, Clone)]
+pub struct Uudecoded {
+    /// The decoded bytes.
+    pub bytes: Vec<u8>,
+    /// No `begin` line: nothing was decoded.
+    pub no_begin: bool,
+    /// No `end` line after the `begin` line.
+    pub no_end: bool,
+    /// Data lines of another length than their length character gives.
+    pub bad_lines: usize,
+    /// Bytes other than white space after the `end` line.
+    pub after_end: usize,
+}
+
+/// Decodes an `x-uuencode` body (the transfer decoding of `analyze`).
+pub fn uudecode(body: &[u8]) -> Uudecoded {
+    let (bytes, repairs) = mime::transfer::uudecode(body);
+    Uudecoded {
+        bytes,
+        no_begin: repairs.no_begin,
+        no_end: repairs.no_end,
+        bad_lines: repairs.bad_lines,
+        after_end: repairs.after_end,
+    }
+}

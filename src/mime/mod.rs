@@ -78,6 +78,8 @@ pub(crate) enum TransferEncoding {
     Identity,
     Base64,
     QuotedPrintable,
+    /// `x-uuencode`, `x-uue`, `uuencode` or `uue` (see [`transfer::uudecode`]).
+    Uuencode,
     /// Anything else: used as it is, with a diagnostic.
     Unknown,
 }
@@ -245,7 +247,8 @@ fn decode_encapsulated(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<u8>> {
     let body = bytes.get(entity.body.clone()).unwrap_or_default();
-    // base64 decodes to at most 3/4 of its input, quoted-printable to at most its input.
+    // base64 decodes to at most 3/4 of its input, quoted-printable and uuencode to at most
+    // their input.
     let at_most = if entity.transfer_encoding == TransferEncoding::Base64 {
         body.len() / 4 * 3 + 3
     } else {
@@ -407,6 +410,9 @@ fn read_entity(
             "7bit" | "8bit" | "binary" | "" => TransferEncoding::Identity,
             "base64" => TransferEncoding::Base64,
             "quoted-printable" => TransferEncoding::QuotedPrintable,
+            // Not in RFC 2045: the names GMime (`x-uuencode`, `x-uue`, `uuencode`) and
+            // Thunderbird (those and `uue`) decode as uuencode.
+            "x-uuencode" | "x-uue" | "uuencode" | "uue" => TransferEncoding::Uuencode,
             other => {
                 diagnose(
                     diagnostics,
@@ -484,7 +490,9 @@ fn children_of(
                 );
                 Next::Nothing
             }
-            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable
+            TransferEncoding::Base64
+            | TransferEncoding::QuotedPrintable
+            | TransferEncoding::Uuencode
                 if pending.encoded_levels >= options.max_encoded_levels() =>
             {
                 diagnose(
@@ -497,7 +505,9 @@ fn children_of(
                 );
                 Next::Nothing
             }
-            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable => Next::Decode(Pending {
+            TransferEncoding::Base64
+            | TransferEncoding::QuotedPrintable
+            | TransferEncoding::Uuencode => Next::Decode(Pending {
                 encoded_levels: pending.encoded_levels + 1,
                 ..child
             }),
@@ -640,6 +650,36 @@ fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<(Vec<u8>, 
                     "quoted-printable body: {kept} malformed escapes (`=` not followed by two hex digits or a line break) kept as written"
                 )
             });
+            Some((decoded, said))
+        }
+        TransferEncoding::Uuencode => {
+            let (decoded, repairs) = transfer::uudecode(body);
+            if repairs.no_begin {
+                return Some((
+                    body.to_vec(),
+                    Some(
+                        "uuencoded body without a begin line: used as it is (GMime and Thunderbird show nothing of it)"
+                            .to_owned(),
+                    ),
+                ));
+            }
+            let mut said = Vec::new();
+            if let Some(first) = repairs.first_bad_line {
+                said.push(format!(
+                    "{} data lines not of the length their first character gives, the first at byte {first} of the body, decoded as far as they go",
+                    repairs.bad_lines
+                ));
+            }
+            if repairs.no_end {
+                said.push("no end line: decoded to the end of the body".to_owned());
+            }
+            if repairs.after_end > 0 {
+                said.push(format!(
+                    "{} bytes after the end line not decoded",
+                    repairs.after_end
+                ));
+            }
+            let said = (!said.is_empty()).then(|| format!("uuencoded body: {}", said.join("; ")));
             Some((decoded, said))
         }
     }

@@ -63,6 +63,12 @@ const EVASIONS: &[(&str, &str)] = &[
     // Newlines inside a reference, which URL parsing removes (Chromium 156:
     // `http://split.example/p`).
     ("newline-in-href", "http://split.example/p"),
+    // An HTML part in `x-uuencode`, which GMime and Thunderbird decode (GMime 3.2.13 gives
+    // the HTML with `<a href="statement.html?id=42">`), against the message's Content-Base.
+    (
+        "uuencoded-html-relative",
+        "https://uuencoded.example/account/statement.html?id=42",
+    ),
 ];
 
 #[test]
