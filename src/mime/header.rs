@@ -398,6 +398,31 @@ fn mime_field_before_empty_line(raw: &[u8], start: usize, end: usize, max_bytes:
     false
 }
 
+/// The most blanks between `From` and the colon that [`is_from_field`] looks past: a line
+/// has at most 998 characters (RFC 5322 §2.1.1), so that a stream need not hold more of a
+/// line than [`FROM_FIELD_PEEK`] bytes to tell.
+pub(crate) const FROM_FIELD_BLANKS: usize = 998;
+
+/// The bytes of a line that [`is_from_field`] reads at most.
+pub(crate) const FROM_FIELD_PEEK: usize = "From".len() + FROM_FIELD_BLANKS + 1;
+
+/// Whether `line` (the rest of the input from the start of a line that begins with `From `,
+/// or its first [`FROM_FIELD_PEEK`] bytes, or the whole line) begins with `From`, blanks (space
+/// or tab) and a colon: the From header field in the obsolete syntax of RFC 5322 §4.5.2, which
+/// in a header block is a field of the message, not an mbox separator (RFC 4155 §2 has an
+/// envelope address after the single space of `From `, and a colon or a second blank begins
+/// none). GMime and MimeKit read a
+/// header field name the same way (blanks allowed before the colon, none inside the name).
+pub(crate) fn is_from_field(line: &[u8]) -> bool {
+    let rest = line.get("From".len()..).unwrap_or_default();
+    let blanks = rest
+        .iter()
+        .take(FROM_FIELD_BLANKS + 1)
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    blanks <= FROM_FIELD_BLANKS && rest.get(blanks) == Some(&b':')
+}
+
 /// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
 pub(crate) fn trim_line_break(raw: &[u8], floor: usize, at: usize) -> usize {
     let mut end = at;
@@ -625,8 +650,9 @@ mod tests {
     }
 
     /// A body part whose first lines are not fields: its MIME fields are read when they come
-    /// before an empty line, as GMime 3.2 reads them (checked with `g_mime_parser_construct_message`
-    /// on each shape: it gives the `Content-Type` and the body after the empty line).
+    /// before an empty line, as GMime 3.2 reads them (checked with
+    /// `g_mime_parser_construct_message` on each shape: it gives the `Content-Type` and the
+    /// body after the empty line).
     #[test]
     fn lines_before_the_mime_fields_of_a_body_part_are_skipped() {
         for raw in [

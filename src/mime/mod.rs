@@ -160,15 +160,42 @@ enum Next {
     Decode(Pending),
 }
 
+/// The UTF-8 byte order mark (U+FEFF in UTF-8), which some programs write at the start of a
+/// file they save, a message or an mbox.
+pub(crate) const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// Where the header of the message `raw` starts, and whether a byte order mark came first:
+/// after a UTF-8 byte order mark, skipped as MimeKit's parser skips it (GMime reads it as
+/// part of the first field's name, so that `Content-Type` there is not one; Python's `email`
+/// reads the whole message as body), and after a leading mbox `From ` line (RFC 4155 §2), but
+/// not after a From field in the obsolete syntax (`From : a@b`, RFC 5322 §4.5.2), which is
+/// the message's first field ([`header::is_from_field`]).
+pub(crate) fn header_start(raw: &[u8]) -> (usize, bool) {
+    let bom = raw.starts_with(BYTE_ORDER_MARK);
+    let start = if bom { BYTE_ORDER_MARK.len() } else { 0 };
+    let rest = raw.get(start..).unwrap_or_default();
+    if rest.starts_with(b"From ") && !header::is_from_field(rest) {
+        let line = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        (start + line, bom)
+    } else {
+        (start, bom)
+    }
+}
+
 /// Splits `raw` into its entities, in document order (parents before children).
 ///
-/// A leading mbox `From ` line is skipped. Never fails: problems are pushed to `diagnostics`.
+/// A leading byte order mark and mbox `From ` line are skipped ([`header_start`]). Never fails:
+/// problems are pushed to `diagnostics`.
 pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnostic>) -> Walk {
-    let start = if raw.starts_with(b"From ") {
-        memchr::memchr(b'\n', raw).map_or(raw.len(), |i| i + 1)
-    } else {
-        0
-    };
+    let (start, bom) = header_start(raw);
+    if bom {
+        diagnostics.push(Diagnostic {
+            part: Some(PartId::root()),
+            kind: DiagnosticKind::MalformedHeader,
+            message: "the message starts with a UTF-8 byte order mark; skipped, the header after it is read"
+                .to_owned(),
+        });
+    }
     let mut walk = Walk::default();
     let mut budget = options.max_decoded_bytes();
     let mut kept = header::KeptFields {

@@ -351,7 +351,9 @@ pub enum DiagnosticKind {
     NoHeader,
     /// A line inside the header block is not a header field: it is skipped (with the
     /// continuation lines after it), and the fields after it are read, as GMime and MimeKit
-    /// do; the block still ends at the first empty line.
+    /// do; the block still ends at the first empty line. In a body part or an encapsulated
+    /// message this may be its first line, when MIME fields follow it. Also: the message
+    /// starts with a UTF-8 byte order mark, skipped (as MimeKit skips it).
     MalformedHeader,
     /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes)
     /// (the fields after the limit are not read), or one field is (its value is not read; the
