@@ -162,9 +162,12 @@ mod tests {
     /// The type and parameters GMime 3.2.13 gives for each value (`g_mime_content_type_parse`,
     /// and the part's type through `g_mime_parser_construct_message`), where it gives one;
     /// `-` where GMime has `application/octet-stream` and we `text/plain`.
+    /// A value, the type we read, the parameters, and the junk, if any.
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], Option<&'a str>);
+
     #[test]
     fn junk_after_the_type_as_gmime_reads_it() {
-        let cases: &[(&str, &str, &[(&str, &str)], Option<&str>)] = &[
+        let cases: &[Case<'_>] = &[
             (
                 "text/html charset=utf-8",
                 "text/html",

@@ -22,7 +22,7 @@ use crate::support::{gmime, kinds, root};
 fn payloads(count: usize) -> Vec<String> {
     const ALPHABET: &[u8] =
         b" !\"#$%'()*+,-./0123456789:;=?@ABCDHLPTXabcdhlptx|~`\\^_{}[]\n\n     ";
-    let mut rng = XorShift(0x5eed_0f_0a_u64);
+    let mut rng = XorShift(0x5eed_0f0a_u64);
     (0..count)
         .map(|i| {
             let length = rng.below(300);
