@@ -11,7 +11,7 @@
 //!   `multipart/mixed boundary=x`, a `;` lost; `image/png/x`) is that type: GMime's
 //!   `g_mime_content_type_parse` reads the longest tokens around the `/` and skips what
 //!   follows up to the first `;`, and MimeKit's `ContentType.TryParse` keeps the type it read
-//!   when the `;` is missing; Thunderbird's libmime cuts the type at `;` or white space. The
+//!   when the `;` is missing (it takes a `/` into the subtype, though: `image/png/x`); Thunderbird's libmime cuts the type at `;` or white space. The
 //!   parameters are those after the first `;` that follows (none when there is no `;`), as
 //!   GMime reads them and as Thunderbird's parameter parser (`nsMIMEHeaderParamImpl`, which
 //!   skips to the first `;` before it looks for a name) finds them; MimeKit reads none there.
