@@ -70,9 +70,12 @@ pub struct Header {
     pub fields: Vec<(String, String)>,
 }
 
-/// Reads the header block at the start of `raw`, at most `max_bytes` of it.
+/// Reads the header block at the start of `raw`, at most `max_bytes` of it, as the header of
+/// a body part is read (lines that are not fields may come before its MIME fields).
 pub fn header_block(raw: &[u8], max_bytes: usize) -> Header {
-    let (block, every) = mime::header::parse_every_field(raw, max_bytes);
+    // As a body part's header is read: a first line that is not a field may start it.
+    let (block, every) =
+        mime::header::parse_every_field(raw, mime::header::FirstLine::Lenient, max_bytes);
     Header {
         range: block.range,
         body_start: block.body_start,
@@ -275,4 +278,31 @@ pub fn unflow(body: &str, delete_space: bool) -> Shown {
 /// The visible text of a `text/enriched` body (RFC 1896).
 pub fn enriched_text(body: &str) -> Shown {
     Shown::new(text::enriched::visible_text(body))
+}
+
+/// What the uuencode decoder gave for a body.
+#[derive(Debug, Clone)]
+pub struct Uudecoded {
+    /// The decoded bytes.
+    pub bytes: Vec<u8>,
+    /// No `begin` line: nothing was decoded.
+    pub no_begin: bool,
+    /// No `end` line after the `begin` line.
+    pub no_end: bool,
+    /// Data lines of another length than their length character gives.
+    pub bad_lines: usize,
+    /// Bytes other than white space after the `end` line.
+    pub after_end: usize,
+}
+
+/// Decodes an `x-uuencode` body (the transfer decoding of `analyze`).
+pub fn uudecode(body: &[u8]) -> Uudecoded {
+    let (bytes, repairs) = mime::transfer::uudecode(body);
+    Uudecoded {
+        bytes,
+        no_begin: repairs.no_begin,
+        no_end: repairs.no_end,
+        bad_lines: repairs.bad_lines,
+        after_end: repairs.after_end,
+    }
 }

@@ -6,7 +6,7 @@
 //! above it, or a message's `OUT/OFFSET/`) is a file: the error then names that path as not
 //! a directory. Every error names the path it is about.
 //!
-//! An mbox input (its first five bytes `From `, read by [`mimebase::mailbox`] as every
+//! An mbox input (one that starts with `From `, read by [`mimebase::mailbox`] as every
 //! command reads it) that holds more than one message gives each message a directory of its
 //! own, `OUT/OFFSET/`, OFFSET being the byte offset of its `From ` line in the file (the
 //! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message. An

@@ -86,8 +86,8 @@ fn usage_error(message: &str) -> ! {
 /// input in turn, printed as it is analyzed.
 ///
 /// Inputs are opened by the library's [`mailbox::open`], the reader `scan` uses: an input
-/// whose first five bytes are `From ` (a file, or standard input) is an mbox and is split
-/// into its messages; no input (a file, standard input, a FIFO, a device) is read past
+/// that starts with `From ` (a file, or standard input; [`mailbox::is_mbox`]) is an mbox and
+/// is split into its messages; no input (a file, standard input, a FIFO, a device) is read past
 /// `--max-message-bytes` for one message. A message that cannot be read or is over the limit
 /// is named on stderr (with `at byte N` for a message of an mbox file) and in an `error`
 /// record for `--json`, and the next message, then the next input, is read; the exit code is

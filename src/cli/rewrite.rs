@@ -7,9 +7,9 @@
 //!
 //! # An mbox
 //!
-//! An input whose first five bytes are `From ` is an mbox (the rule of
-//! [`mailbox::open`]), read by the library's [`Mbox`] one message at a time, as stored
-//! (its mboxrd quoting kept). The output is the same mbox with each message rewritten: for
+//! An input that starts with `From ` is an mbox (the rule of [`mailbox::is_mbox`], which
+//! [`mailbox::open`] applies; a byte order mark before it is written back as it was), read by
+//! the library's [`Mbox`] one message at a time, as stored (its mboxrd quoting kept). The output is the same mbox with each message rewritten: for
 //! each message, its stored bytes are unquoted ([`mailbox::unquote`], what `inspect`,
 //! `urls` and `scan` analyze), rewritten against its own bases, and quoted again
 //! ([`mailbox::quote`]); the empty lines that separate messages (where there is one), and
@@ -112,11 +112,12 @@ fn rewrite_from<R: Read>(
     let name = args.file.display().to_string();
     let limit = args.limits.max_message_bytes;
     if let Some(size) = size.filter(|&size| size > limit) {
-        let mut head = Vec::with_capacity(5);
-        if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+        let mut head = Vec::with_capacity(mailbox::MBOX_HEAD_BYTES);
+        let most = mailbox::MBOX_HEAD_BYTES as u64;
+        if let Err(error) = reader.by_ref().take(most).read_to_end(&mut head) {
             return input_failed(&Source::unknown(name), &error.to_string());
         }
-        if head != b"From " {
+        if !mailbox::is_mbox(&head) {
             let Message { source, input } = Message::too_large(Source::file(name, size), limit);
             let Input::Error(kind, message) = input else {
                 return ExitCode::from(EXIT_INPUT_FAILED);
@@ -191,11 +192,12 @@ mod in_place {
             Ok(path) => path,
             Err(error) => return input_failed(&source, &error.to_string()),
         };
-        let mut head = Vec::with_capacity(5);
-        if let Err(error) = File::open(&path).and_then(|f| f.take(5).read_to_end(&mut head)) {
+        let mut head = Vec::with_capacity(mailbox::MBOX_HEAD_BYTES);
+        let most = mailbox::MBOX_HEAD_BYTES as u64;
+        if let Err(error) = File::open(&path).and_then(|f| f.take(most).read_to_end(&mut head)) {
             return input_failed(&source, &error.to_string());
         }
-        if head == b"From " {
+        if mailbox::is_mbox(&head) {
             let mut locked = match Locker::new().lock(&path) {
                 Ok(locked) => locked,
                 Err(error) => {
@@ -505,7 +507,14 @@ fn write_mbox<R: Read>(
     // Where the previous message ended in the file.
     let mut end = 0;
     let mut last = None;
-    for Message { source, input } in mbox.by_ref() {
+    while let Some(Message { source, input }) = mbox.next() {
+        if last.is_none()
+            && let Some(mark) = mbox.byte_order_mark()
+        {
+            // A byte order mark before the first `From ` line, in no message, kept.
+            out.write_all(mark)?;
+            end = mark.len() as u64;
+        }
         let (Some(offset), Some(length)) = (source.offset, source.length) else {
             let message = match input {
                 Input::Error(_, message) => message,

@@ -4,7 +4,10 @@
 //!
 //! # Where a message starts
 //!
-//! A message starts at the first line of the file and at every later line that begins with
+//! A UTF-8 byte order mark at the start of the file is in no message (MimeKit's `MimeParser`
+//! skips it; GMime's parser and Python's `mailbox.mbox` take the line it starts for no `From `
+//! line and lose the first message). A message starts at the first line of the file (after
+//! such a mark) and at every later line that begins with
 //! `From ` (the separator line of RFC 4155 §2), whatever the line before it, with one
 //! exception: in the header block of the message being read (from its `From ` line to its
 //! first empty line), a line of `From`, blanks and a colon is a header field, not a
@@ -36,6 +39,8 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
+use crate::mime::BYTE_ORDER_MARK;
+use crate::mime::header::{FROM_FIELD_PEEK, is_from_field};
 use crate::report::{ScanErrorKind, Source};
 
 use super::{Input, Message, unquote};
@@ -85,12 +90,17 @@ impl Iterator for MboxInMemory {
     }
 }
 
-/// The byte ranges of the messages of an mbox file (that starts with `From `), at the
-/// boundaries of the [module docs](self), the same as [`Mbox`] finds as it streams. With each
-/// range, whether `>From ` occurs in it: one search for `From ` finds both.
+/// The byte ranges of the messages of an mbox file (that starts with `From `, after a byte
+/// order mark if any), at the boundaries of the [module docs](self), the same as [`Mbox`] finds
+/// as it streams. With each range, whether `>From ` occurs in it: one search for `From ` finds
+/// both.
 fn split_mbox(bytes: &[u8]) -> Vec<(Range<usize>, bool)> {
     let mut ranges = Vec::new();
-    let mut start = 0;
+    let mut start = if bytes.starts_with(BYTE_ORDER_MARK) {
+        BYTE_ORDER_MARK.len()
+    } else {
+        0
+    };
     let mut quoted = false;
     // The first empty line at or after some earlier `start` (the file's length if none), so
     // the end of the header block of the message at `start` while it is not before `start`.
@@ -150,29 +160,6 @@ fn first_empty_line(bytes: &[u8], start: usize) -> usize {
     start + lf.min(crlf)
 }
 
-/// The most blanks between `From` and the colon that [`is_from_field`] looks past: a line
-/// has at most 998 characters (RFC 5322 §2.1.1), so that a stream need not hold more of a
-/// line than [`FROM_FIELD_PEEK`] bytes to tell.
-const FROM_FIELD_BLANKS: usize = 998;
-
-/// The bytes of a line that [`is_from_field`] reads at most.
-const FROM_FIELD_PEEK: usize = "From".len() + FROM_FIELD_BLANKS + 1;
-
-/// Whether `line` (the rest of the input from the start of a line that begins with `From `,
-/// or its first [`FROM_FIELD_PEEK`] bytes, or the whole line) begins with `From`, blanks (space
-/// or tab) and a colon: the From header field in the obsolete syntax of RFC 5322 §4.5.2, which
-/// in a header block is a field of the message, not a separator. GMime and MimeKit read a
-/// header field name the same way (blanks allowed before the colon, none inside the name).
-fn is_from_field(line: &[u8]) -> bool {
-    let rest = line.get("From".len()..).unwrap_or_default();
-    let blanks = rest
-        .iter()
-        .take(FROM_FIELD_BLANKS + 1)
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
-    blanks <= FROM_FIELD_BLANKS && rest.get(blanks) == Some(&b':')
-}
-
 /// The messages of an mbox file, read a line at a time from any reader (a file, a pipe,
 /// standard input), each with its offset and length in the stream: the boundaries and the
 /// mboxrd unquoting are those the [`scan`](crate::scan) module documents. At most one
@@ -188,12 +175,16 @@ pub struct Mbox<R> {
     position: u64,
     done: bool,
     unquoting: bool,
+    /// The stream started with a byte order mark, skipped.
+    byte_order_mark: bool,
 }
 
 impl<R: Read> Mbox<R> {
     /// The messages of `reader`, positioned at the start of an mbox file (on its first `From `
-    /// line), each [`Source`] with `name` as its path; a message over `limit` bytes is
-    /// counted, not kept, and becomes a [`ScanErrorKind::TooLarge`] message.
+    /// line, or on a UTF-8 byte order mark before it, which is skipped: see
+    /// [`byte_order_mark`](Self::byte_order_mark)), each [`Source`] with `name` as its
+    /// path; a message over `limit` bytes is counted, not kept, and becomes a
+    /// [`ScanErrorKind::TooLarge`] message.
     pub fn new(name: String, reader: R, limit: u64) -> Self {
         Mbox {
             name,
@@ -202,7 +193,15 @@ impl<R: Read> Mbox<R> {
             position: 0,
             done: false,
             unquoting: true,
+            byte_order_mark: false,
         }
+    }
+
+    /// The UTF-8 byte order mark the stream started with, which is in no message (the first
+    /// message's offset is then 3, and a copy of the mbox starts with these 3 bytes); `None`
+    /// when there was none. Known once the first message has been read.
+    pub fn byte_order_mark(&self) -> Option<&'static [u8]> {
+        self.byte_order_mark.then_some(BYTE_ORDER_MARK)
     }
 
     /// With `false`, each message is yielded as stored in the file, its mboxrd quoting kept
@@ -227,6 +226,16 @@ impl<R: Read> Mbox<R> {
 
     /// The message that starts here, on its `From ` line; `None` at the end of the file.
     fn read_message(&mut self) -> io::Result<Option<Message>> {
+        if self.position == 0
+            && self
+                .reader
+                .head_at_least(BYTE_ORDER_MARK.len())?
+                .starts_with(BYTE_ORDER_MARK)
+        {
+            self.reader.consume(BYTE_ORDER_MARK.len());
+            self.position = BYTE_ORDER_MARK.len() as u64;
+            self.byte_order_mark = true;
+        }
         let start = self.position;
         if self.reader.head()?.is_empty() {
             return Ok(None);
@@ -608,6 +617,28 @@ mod tests {
         assert!(stream.next().is_none());
         assert_eq!(stream.position(), mbox.len() as u64);
         assert_eq!(second.source.offset, Some(16));
+    }
+
+    /// A byte order mark before the first `From ` line is in no message, read whole or
+    /// streamed a byte at a time; one later in the file is content.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_in_no_message() {
+        let mbox = b"\xef\xbb\xbfFrom a\nx: 1\n\nbody\n\nFrom b\n\n\xef\xbb\xbfFrom c\n";
+        for chunk in [1, 2, 3, 4096] {
+            assert_eq!(starts(mbox, chunk), [3, 22]);
+            let messages = split(mbox, 1 << 20, chunk);
+            assert_eq!(messages[0].2.as_deref().unwrap(), b"From a\nx: 1\n\nbody\n");
+            assert_eq!(messages[1].1, mbox.len() as u64 - 22);
+        }
+        let mut stream = Mbox::new("m".to_owned(), &mbox[..], 1 << 20);
+        assert_eq!(stream.byte_order_mark(), None);
+        stream.next();
+        assert_eq!(stream.byte_order_mark(), Some(BYTE_ORDER_MARK));
+        assert!(
+            Mbox::new("m".to_owned(), &b"From a\n"[..], 1 << 20)
+                .map(|m| m.source.offset)
+                .eq([Some(0)])
+        );
     }
 
     #[test]

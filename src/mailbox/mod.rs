@@ -28,7 +28,7 @@
 //! - [`Messages`]: the two above chained, every message of every file in order.
 //! - [`Mbox`]: the messages of an mbox stream, read one line at a time from any [`Read`].
 //! - [`open_stream`]: any reader (standard input, a pipe) told apart as [`open`] does: one
-//!   message read up to the limit, or an [`Mbox`].
+//!   message read up to the limit, or an [`Mbox`]; [`is_mbox`] is the rule.
 //! - [`unquote`] and [`quote`]: the mboxrd quoting undone, and redone (to write an mbox
 //!   back, as `mimebase rewrite` does).
 //! - [`lock`] (Unix): an mbox locked as the mail system locks it (`fcntl`, `flock` and
@@ -63,7 +63,7 @@ mod walk;
 
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
-pub use read::{Messages, Opened, Stream, open, open_stream};
+pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};
 pub use walk::{Found, Roots, Walker};
 
 use crate::report::{ScanErrorKind, Source};

@@ -6,6 +6,8 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::mime::BYTE_ORDER_MARK;
+use crate::mime::header::{FROM_FIELD_PEEK, is_from_field};
 use crate::report::{ScanErrorKind, Source, non_utf8_bytes};
 
 use super::mbox::MboxInMemory;
@@ -24,12 +26,36 @@ pub enum Opened {
     Many(Box<dyn Iterator<Item = Message> + Send>),
 }
 
+/// How many bytes of the start of a file [`is_mbox`] reads at most: a byte order mark, and a
+/// line of `From`, up to 998 blanks and a colon.
+pub const MBOX_HEAD_BYTES: usize = BYTE_ORDER_MARK.len() + FROM_FIELD_PEEK;
+
+/// Whether a file or stream that starts with `head` (its first [`MBOX_HEAD_BYTES`] bytes, or
+/// all of it when it is shorter) is an mbox file: it starts with `From ` (RFC 4155 §2), after a
+/// UTF-8 byte order mark if there is one (in no message: MimeKit's parser skips it, where
+/// GMime's and Python's mbox readers miss the first message), and that first line is not a
+/// From header field in the obsolete syntax (`From : a@b`, blanks before the colon, RFC 5322
+/// §4.5.2), which starts a message file, not an mbox.
+///
+/// ```
+/// use mimebase::mailbox::is_mbox;
+///
+/// assert!(is_mbox(b"From a@b Sat Jan  3 01:05:34 1996\nSubject: x\n"));
+/// assert!(is_mbox(b"\xef\xbb\xbfFrom -\nSubject: x\n"));
+/// assert!(!is_mbox(b"From : a@b\nSubject: x\n"));
+/// assert!(!is_mbox(b"From: a@b\n"));
+/// ```
+pub fn is_mbox(head: &[u8]) -> bool {
+    let head = head.strip_prefix(BYTE_ORDER_MARK).unwrap_or(head);
+    head.starts_with(b"From ") && !is_from_field(head)
+}
+
 /// Opens what the walker found, reading no message larger than `limit` bytes into memory.
 ///
 /// A regular file no larger than the limit is read whole, with one `read`, and an mbox file
 /// among them split in memory; a larger one, or standard input, streams through [`Mbox`],
-/// which holds one message at a time and none over the limit. A file is an mbox file when its
-/// first five bytes are `From ` and it was not found in a Maildir.
+/// which holds one message at a time and none over the limit. A file is an mbox file when it
+/// starts as one ([`is_mbox`]) and was not found in a Maildir.
 ///
 /// A Maildir message renamed since the walker listed it (moved from `new/` to `cur/`, or its
 /// flags changed) is found again by its unique name, and its [`Source`] gives the path it
@@ -139,7 +165,7 @@ fn read_whole(name: String, file: File, size: u64, in_maildir: bool, limit: u64)
         let source = Source::file(name, bytes.len() as u64);
         return Opened::One(Message::too_large(source, limit));
     }
-    if !in_maildir && bytes.starts_with(b"From ") {
+    if !in_maildir && is_mbox(bytes.get(..MBOX_HEAD_BYTES).unwrap_or(&bytes)) {
         return Opened::Many(Box::new(MboxInMemory::new(name, bytes)));
     }
     Opened::One(Message {
@@ -157,11 +183,15 @@ fn stream(
     in_maildir: bool,
     limit: u64,
 ) -> Opened {
-    let mut head = Vec::with_capacity(5);
-    if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+    let mut head = Vec::with_capacity(MBOX_HEAD_BYTES);
+    if let Err(error) = reader
+        .by_ref()
+        .take(MBOX_HEAD_BYTES as u64)
+        .read_to_end(&mut head)
+    {
         return Opened::One(read_error(name, &error));
     }
-    if !in_maildir && head == b"From " {
+    if !in_maildir && is_mbox(&head) {
         let reader = Box::new(io::Cursor::new(head).chain(reader));
         return Opened::Many(Box::new(Mbox::new(name, reader, limit)));
     }
@@ -222,23 +252,28 @@ pub enum Stream<R> {
     /// One message, or the failure that stands in its place (a read error, or a message over
     /// the limit, not read past it).
     One(Message),
-    /// An mbox: its messages, read as they are asked for (the first five bytes, read to tell
-    /// the format, come first again).
+    /// An mbox: its messages, read as they are asked for (the first bytes, read to tell the
+    /// format, come first again).
     Mbox(Mbox<io::Chain<io::Cursor<Vec<u8>>, R>>),
 }
 
 /// Reads the start of `reader` (standard input, a file, a pipe), named `name` in each
-/// [`Source`], and tells what it holds by the rule of [`open`]: an mbox when its first five
-/// bytes are `From `, else one message, read here up to `limit` bytes (a longer one is
+/// [`Source`], and tells what it holds by the rule of [`open`]: an mbox when it starts as one
+/// ([`is_mbox`], read from its first [`MBOX_HEAD_BYTES`] bytes), else one message, read here up
+/// to `limit` bytes (a longer one is
 /// [`ScanErrorKind::TooLarge`], with no length, and the rest is not read). [`open`] reads
 /// standard input this way; a caller that needs the [`Mbox`] itself (to set
 /// [`Mbox::with_unquoting`], or to read [`Mbox::position`]) calls this.
 pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R> {
-    let mut head = Vec::with_capacity(5);
-    if let Err(error) = reader.by_ref().take(5).read_to_end(&mut head) {
+    let mut head = Vec::with_capacity(MBOX_HEAD_BYTES);
+    if let Err(error) = reader
+        .by_ref()
+        .take(MBOX_HEAD_BYTES as u64)
+        .read_to_end(&mut head)
+    {
         return Stream::One(read_error(name, &error));
     }
-    if head == b"From " {
+    if is_mbox(&head) {
         return Stream::Mbox(Mbox::new(name, io::Cursor::new(head).chain(reader), limit));
     }
     Stream::One(read_one(name, head, &mut reader, limit))

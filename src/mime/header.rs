@@ -55,6 +55,20 @@ pub(crate) struct KeptFields {
     pub budget: usize,
 }
 
+/// How a header block is read when its first line is not a header field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FirstLine {
+    /// There is no header block: the whole range is body ([`HeaderProblem::NoHeader`]).
+    /// For a message as a whole, which RFC 5322 §2.1 has start with its fields (GMime and
+    /// MimeKit refuse one that does not; Python's `email` reads it all as body).
+    Strict,
+    /// The lines up to the first field are skipped when a MIME field (`Content-…`, RFC 2045
+    /// §9) comes before an empty line that ends the block ([`mime_field_before_empty_line`]);
+    /// otherwise there is no header block, as for [`Strict`](Self::Strict). For a body part
+    /// and an encapsulated message: see [`parse`].
+    Lenient,
+}
+
 /// What went wrong while reading a header block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeaderProblem {
@@ -175,9 +189,23 @@ impl Fields<'_, '_> {
 /// lines that follow it, and the fields after it are read ([`HeaderBlock::skipped`]): GMime
 /// and MimeKit do the same, so a client built on them shows those fields. Python's `email`
 /// ends the header at such a line instead, which would hide every field after it (the
-/// `Content-Type` among them). Only when the first line is not a field is there no header
-/// block at all ([`HeaderProblem::NoHeader`]): the body is then the whole range, as Python
-/// has it (GMime and MimeKit refuse such a message).
+/// `Content-Type` among them).
+///
+/// When the first line is not a field, `first_line` decides. With [`FirstLine::Strict`] (a
+/// message) there is no header block at all ([`HeaderProblem::NoHeader`]): the body is then
+/// the whole range, as Python has it (GMime and MimeKit refuse such a message). With
+/// [`FirstLine::Lenient`] (a body part, an encapsulated message) the lines are read as a
+/// header block, the ones that are not fields skipped, when a MIME field (`Content-…`)
+/// comes before the first empty line and that empty line is inside the range: a junk line
+/// right after a delimiter, then `Content-Type: text/html`, is an HTML part to GMime and
+/// MimeKit (whose parsers skip every line that is no field before the first field of a
+/// body part's header) and to Thunderbird (which reads every line up to the first empty
+/// line as the part's header). Otherwise the part has no header and all of it is body, as
+/// Python reads it: content right after the delimiter is common, and although those
+/// clients would take its first lines, up to the first empty line, for a header and show
+/// only the rest (or, without an empty line, nothing), keeping them as body hides nothing a
+/// client shows: that text is in the body either way, and without a MIME field the
+/// clients' media type is `text/plain` too.
 ///
 /// Limits, so that a hostile header costs neither memory nor the fields a reader needs:
 /// one field (its name, value and continuation lines) of more than `max_bytes` bytes is
@@ -188,10 +216,11 @@ impl Fields<'_, '_> {
 pub(crate) fn parse(
     raw: &[u8],
     range: Range<usize>,
+    first_line: FirstLine,
     max_bytes: usize,
     kept: &mut KeptFields,
 ) -> HeaderBlock {
-    read_block(raw, range, max_bytes, kept, None)
+    read_block(raw, range, first_line, max_bytes, kept, None)
 }
 
 /// The name and value ranges of fields, as [`parse_every_field`] gives them.
@@ -199,16 +228,28 @@ pub(crate) type FieldRanges = Vec<(Range<usize>, Range<usize>)>;
 
 /// [`parse`], and the name and value ranges of every field of the block (the fields the
 /// analysis does not read included, overlong ones too), for the fuzz targets.
-pub(crate) fn parse_every_field(raw: &[u8], max_bytes: usize) -> (HeaderBlock, FieldRanges) {
+pub(crate) fn parse_every_field(
+    raw: &[u8],
+    first_line: FirstLine,
+    max_bytes: usize,
+) -> (HeaderBlock, FieldRanges) {
     let mut every = Vec::new();
     let mut kept = KeptFields { budget: usize::MAX };
-    let block = read_block(raw, 0..raw.len(), max_bytes, &mut kept, Some(&mut every));
+    let block = read_block(
+        raw,
+        0..raw.len(),
+        first_line,
+        max_bytes,
+        &mut kept,
+        Some(&mut every),
+    );
     (block, every)
 }
 
 fn read_block(
     raw: &[u8],
     range: Range<usize>,
+    first_line: FirstLine,
     max_bytes: usize,
     kept: &mut KeptFields,
     every: Option<&mut FieldRanges>,
@@ -260,7 +301,12 @@ fn read_block(
         }
         read.finish(pos);
         let field = field_name(line);
-        if field.is_none() && read.count == 0 && skipped.is_none() {
+        if field.is_none()
+            && read.count == 0
+            && skipped.is_none()
+            && (first_line == FirstLine::Strict
+                || !mime_field_before_empty_line(raw, pos, end, max_bytes))
+        {
             problem = Some(HeaderProblem::NoHeader);
             break (pos, pos);
         }
@@ -324,6 +370,57 @@ fn field_name(line: &[u8]) -> Option<(Option<FieldName>, usize, usize)> {
             .iter()
             .position(|&b| b != b' ' && b != b'\t')?;
     (line.get(colon) == Some(&b':')).then(|| (FieldName::from_bytes(name), name_len, colon))
+}
+
+/// Whether, among the lines of `raw[start..end]` before the first empty line (LF or CRLF),
+/// one starts a MIME field (a field whose name begins with `Content-`, ASCII
+/// case-insensitively, RFC 2045 §9), and that empty line is there: what makes
+/// [`FirstLine::Lenient`] read lines that are not fields as the start of a header block.
+/// Only the first `max_bytes` bytes (the header block's own limit) are looked at, so that a
+/// part without a header costs one pass over at most its first lines.
+fn mime_field_before_empty_line(raw: &[u8], start: usize, end: usize, max_bytes: usize) -> bool {
+    let stop = end.min(start.saturating_add(max_bytes).saturating_add(2));
+    let mut rest = raw.get(start..stop).unwrap_or_default();
+    let mut mime_field = false;
+    while !rest.is_empty() {
+        let line_len = memchr::memchr(b'\n', rest).map_or(rest.len(), |at| at + 1);
+        let (line, after) = rest.split_at(line_len);
+        if line == b"\n" || line == b"\r\n" {
+            return mime_field;
+        }
+        if !mime_field && let Some((_, name_len, _)) = field_name(line) {
+            mime_field = line
+                .get(..name_len.min(8))
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"content-"));
+        }
+        rest = after;
+    }
+    false
+}
+
+/// The most blanks between `From` and the colon that [`is_from_field`] looks past: a line
+/// has at most 998 characters (RFC 5322 §2.1.1), so that a stream need not hold more of a
+/// line than [`FROM_FIELD_PEEK`] bytes to tell.
+pub(crate) const FROM_FIELD_BLANKS: usize = 998;
+
+/// The bytes of a line that [`is_from_field`] reads at most.
+pub(crate) const FROM_FIELD_PEEK: usize = "From".len() + FROM_FIELD_BLANKS + 1;
+
+/// Whether `line` (the rest of the input from the start of a line that begins with `From `,
+/// or its first [`FROM_FIELD_PEEK`] bytes, or the whole line) begins with `From`, blanks (space
+/// or tab) and a colon: the From header field in the obsolete syntax of RFC 5322 §4.5.2, which
+/// in a header block is a field of the message, not an mbox separator (RFC 4155 §2 has an
+/// envelope address after the single space of `From `, and a colon or a second blank begins
+/// none). GMime and MimeKit read a
+/// header field name the same way (blanks allowed before the colon, none inside the name).
+pub(crate) fn is_from_field(line: &[u8]) -> bool {
+    let rest = line.get("From".len()..).unwrap_or_default();
+    let blanks = rest
+        .iter()
+        .take(FROM_FIELD_BLANKS + 1)
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    blanks <= FROM_FIELD_BLANKS && rest.get(blanks) == Some(&b':')
 }
 
 /// `at` moved back over one line break (LF or CRLF) ending at it, not before `floor`.
@@ -457,7 +554,13 @@ mod tests {
     }
 
     fn parse(raw: &[u8], range: Range<usize>, max_bytes: usize) -> HeaderBlock {
-        super::parse(raw, range, max_bytes, &mut KeptFields { budget: 1000 })
+        super::parse(
+            raw,
+            range,
+            FirstLine::Strict,
+            max_bytes,
+            &mut KeptFields { budget: 1000 },
+        )
     }
 
     #[test]
@@ -484,7 +587,7 @@ mod tests {
         }
         raw.extend(b"\nbody");
         let mut bound = KeptFields { budget: 2 };
-        let block = super::parse(&raw, 0..raw.len(), 1000, &mut bound);
+        let block = super::parse(&raw, 0..raw.len(), FirstLine::Strict, 1000, &mut bound);
         let names: Vec<_> = kept(&block).into_iter().map(|(i, n, _)| (i, n)).collect();
         assert_eq!(
             names,
@@ -534,6 +637,66 @@ mod tests {
         let skipped = block.skipped.unwrap();
         assert_eq!(&raw[skipped.first], b"=?utf-8?B?YQ==?=");
         assert_eq!(skipped.lines, 2);
+    }
+
+    fn lenient(raw: &[u8], max_bytes: usize) -> HeaderBlock {
+        super::parse(
+            raw,
+            0..raw.len(),
+            FirstLine::Lenient,
+            max_bytes,
+            &mut KeptFields { budget: 1000 },
+        )
+    }
+
+    /// A body part whose first lines are not fields: its MIME fields are read when they come
+    /// before an empty line, as GMime 3.2 reads them (checked with
+    /// `g_mime_parser_construct_message` on each shape: it gives the `Content-Type` and the
+    /// body after the empty line).
+    #[test]
+    fn lines_before_the_mime_fields_of_a_body_part_are_skipped() {
+        for raw in [
+            &b"junk\nContent-Type: text/html\n\n<a href=x>"[..],
+            b"junk\r\nmore junk\r\n folded onto it\r\ncontent-TYPE: text/html\r\n\r\n<a href=x>",
+            b"<p>one\nX-Other: 1\nContent-Transfer-Encoding: 8bit\nContent-Type: text/html\n\n<a href=x>",
+        ] {
+            let block = lenient(raw, 1000);
+            assert_eq!(block.problem, None, "{raw:?}");
+            assert_eq!(&raw[block.body_start..], b"<a href=x>", "{raw:?}");
+            let names: Vec<_> = block.fields.iter().map(|f| f.name.as_str()).collect();
+            assert!(names.contains(&"Content-Type"), "{names:?}");
+            let skipped = block.skipped.unwrap();
+            assert_eq!(skipped.first.start, 0);
+            assert!(!raw[skipped.first].contains(&b':'));
+        }
+        let raw = b"junk\nContent-Type: text/html\n\nbody";
+        let block = lenient(raw, 1000);
+        assert_eq!(block.skipped.map(|s| s.lines), Some(1));
+        // Strict (a message): no header at all.
+        let block = parse(raw, 0..raw.len(), 1000);
+        assert_eq!(block.problem, Some(HeaderProblem::NoHeader));
+    }
+
+    /// Content right after the delimiter stays body: without a MIME field before an empty
+    /// line, or without that empty line, or with the field past the header limit.
+    #[test]
+    fn a_body_part_without_mime_fields_first_has_no_header() {
+        let mut far = b"junk\n".to_vec();
+        far.extend(std::iter::repeat_n(b"filler line\n", 20).flatten());
+        far.extend(b"Content-Type: text/html\n\nbody");
+        for raw in [
+            &b"Hello,\nNote: a colon here\nhttps://x.example/\n\nRegards"[..],
+            b"junk\nContent-Type: text/html\n<a href=x>",
+            b"<html>\n\nContent-Type: text/html\n\nbody",
+            b"junk\n Content-Type: text/html\n\nbody",
+            &far,
+        ] {
+            let block = lenient(raw, 100);
+            assert_eq!(block.problem, Some(HeaderProblem::NoHeader), "{raw:?}");
+            assert_eq!((block.range.clone(), block.body_start), (0..0, 0));
+            assert!(block.fields.is_empty());
+        }
+        assert_eq!(lenient(&far, 1000).problem, None);
     }
 
     #[test]

@@ -9,14 +9,12 @@
 //! anywhere in a line where RFC 2046 §5.1.1 wants them at the start of one. Its single-field
 //! parsers (`parse_content_type`) and its decoders do not have these problems, and we use them.
 
+pub(crate) mod content_type;
 pub(crate) mod header;
 pub(crate) mod transfer;
 
 use std::borrow::Cow;
 use std::ops::Range;
-
-use mail_parser::HeaderValue;
-use mail_parser::parsers::MessageStream;
 
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId};
@@ -80,6 +78,8 @@ pub(crate) enum TransferEncoding {
     Identity,
     Base64,
     QuotedPrintable,
+    /// `x-uuencode`, `x-uue`, `uuencode` or `uue` (see [`transfer::uudecode`]).
+    Uuencode,
     /// Anything else: used as it is, with a diagnostic.
     Unknown,
 }
@@ -160,15 +160,42 @@ enum Next {
     Decode(Pending),
 }
 
+/// The UTF-8 byte order mark (U+FEFF in UTF-8), which some programs write at the start of a
+/// file they save, a message or an mbox.
+pub(crate) const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// Where the header of the message `raw` starts, and whether a byte order mark came first:
+/// after a UTF-8 byte order mark, skipped as MimeKit's parser skips it (GMime reads it as
+/// part of the first field's name, so that `Content-Type` there is not one; Python's `email`
+/// reads the whole message as body), and after a leading mbox `From ` line (RFC 4155 §2), but
+/// not after a From field in the obsolete syntax (`From : a@b`, RFC 5322 §4.5.2), which is
+/// the message's first field ([`header::is_from_field`]).
+pub(crate) fn header_start(raw: &[u8]) -> (usize, bool) {
+    let bom = raw.starts_with(BYTE_ORDER_MARK);
+    let start = if bom { BYTE_ORDER_MARK.len() } else { 0 };
+    let rest = raw.get(start..).unwrap_or_default();
+    if rest.starts_with(b"From ") && !header::is_from_field(rest) {
+        let line = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        (start + line, bom)
+    } else {
+        (start, bom)
+    }
+}
+
 /// Splits `raw` into its entities, in document order (parents before children).
 ///
-/// A leading mbox `From ` line is skipped. Never fails: problems are pushed to `diagnostics`.
+/// A leading byte order mark and mbox `From ` line are skipped ([`header_start`]). Never fails:
+/// problems are pushed to `diagnostics`.
 pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnostic>) -> Walk {
-    let start = if raw.starts_with(b"From ") {
-        memchr::memchr(b'\n', raw).map_or(raw.len(), |i| i + 1)
-    } else {
-        0
-    };
+    let (start, bom) = header_start(raw);
+    if bom {
+        diagnostics.push(Diagnostic {
+            part: Some(PartId::root()),
+            kind: DiagnosticKind::MalformedHeader,
+            message: "the message starts with a UTF-8 byte order mark; skipped, the header after it is read"
+                .to_owned(),
+        });
+    }
     let mut walk = Walk::default();
     let mut budget = options.max_decoded_bytes();
     let mut kept = header::KeptFields {
@@ -247,7 +274,8 @@ fn decode_encapsulated(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<u8>> {
     let body = bytes.get(entity.body.clone()).unwrap_or_default();
-    // base64 decodes to at most 3/4 of its input, quoted-printable to at most its input.
+    // base64 decodes to at most 3/4 of its input, quoted-printable and uuencode to at most
+    // their input.
     let at_most = if entity.transfer_encoding == TransferEncoding::Base64 {
         body.len() / 4 * 3 + 3
     } else {
@@ -279,7 +307,20 @@ fn read_entity(
     kept: &mut header::KeptFields,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Entity {
-    let block = header::parse(raw, pending.range.clone(), options.max_header_bytes(), kept);
+    // The root message must start with a field; a body part or an encapsulated message may
+    // start with lines that are not fields before its MIME fields, as clients read them.
+    let first_line = if pending.parent.is_none() {
+        header::FirstLine::Strict
+    } else {
+        header::FirstLine::Lenient
+    };
+    let block = header::parse(
+        raw,
+        pending.range.clone(),
+        first_line,
+        options.max_header_bytes(),
+        kept,
+    );
     let diagnose = |diagnostics: &mut Vec<Diagnostic>, kind, message: String| {
         diagnostics.push(Diagnostic {
             part: Some(pending.part.clone()),
@@ -293,8 +334,9 @@ fn read_entity(
             DiagnosticKind::NoHeader,
             "the message does not start with a header field; all of it is read as body".to_owned(),
         ),
-        // A body part whose first line is not a field simply has no header (RFC 2046 §5.1.1
-        // wants a blank line there, but content right after the delimiter is common).
+        // A body part whose first line is not a field and that has no MIME field before an
+        // empty line simply has no header (RFC 2046 §5.1.1 wants a blank line there, but
+        // content right after the delimiter is common).
         Some(header::HeaderProblem::NoHeader) => {}
         Some(header::HeaderProblem::TooLarge) => diagnose(
             diagnostics,
@@ -345,19 +387,40 @@ fn read_entity(
     };
     let content_type = match block.fields.iter().find(|f| f.is(FieldName::ContentType)) {
         None => default_type,
-        // RFC 2045 §5.2: an invalid Content-Type is read as the default, text/plain (also in a
-        // digest, where a missing one means message/rfc822), as Python's `email` and GMime do.
-        Some(field) => parse_content_type(&field.value).unwrap_or_else(|| {
-            diagnose(
-                diagnostics,
-                DiagnosticKind::BadContentType,
-                format!(
-                    "Content-Type \"{}\" is not type/subtype followed by parameters; read as text/plain",
-                    field.value
-                ),
-            );
-            ContentType::new("text", "plain")
-        }),
+        Some(field) => match content_type::parse(&field.value) {
+            content_type::Parsed::Valid(content_type) => content_type,
+            content_type::Parsed::Junk(content_type, junk) => {
+                let shown: String = junk.chars().take(60).collect();
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::JunkAfterMediaType,
+                    format!(
+                        "Content-Type {} is followed by \"{shown}{}\" instead of \";\"; read as {0} {}",
+                        content_type.essence(),
+                        if shown.len() < junk.len() { "…" } else { "" },
+                        if content_type.params.is_empty() {
+                            "without parameters"
+                        } else {
+                            "with the parameters after the next \";\""
+                        },
+                    ),
+                );
+                content_type
+            }
+            // RFC 2045 §5.2: an invalid Content-Type is read as the default, text/plain (also
+            // in a digest, where a missing one means message/rfc822), as Python's `email` does.
+            content_type::Parsed::Invalid => {
+                diagnose(
+                    diagnostics,
+                    DiagnosticKind::BadContentType,
+                    format!(
+                        "Content-Type \"{}\" is not type/subtype followed by parameters; read as text/plain",
+                        field.value
+                    ),
+                );
+                ContentType::new("text", "plain")
+            }
+        },
     };
     let transfer_encoding = match block
         .fields
@@ -374,6 +437,9 @@ fn read_entity(
             "7bit" | "8bit" | "binary" | "" => TransferEncoding::Identity,
             "base64" => TransferEncoding::Base64,
             "quoted-printable" => TransferEncoding::QuotedPrintable,
+            // Not in RFC 2045: the names GMime (`x-uuencode`, `x-uue`, `uuencode`) and
+            // Thunderbird (those and `uue`) decode as uuencode.
+            "x-uuencode" | "x-uue" | "uuencode" | "uue" => TransferEncoding::Uuencode,
             other => {
                 diagnose(
                     diagnostics,
@@ -396,60 +462,6 @@ fn read_entity(
         content_type,
         transfer_encoding,
     }
-}
-
-/// `Content-Type` through mail-parser's field parser; `None` when the value is not valid:
-/// RFC 2045 §5.1 wants `type "/" subtype`, each a token (no space, control or tspecial), then
-/// nothing or `;` and the parameters, comments and white space allowed between (RFC 5322
-/// §3.2.2). `image/com/x` is not valid, nor `multipart/mixed boundary=x` (a `;` lost).
-fn parse_content_type(value: &str) -> Option<ContentType> {
-    let uncommented = if memchr::memchr(b'(', value.as_bytes()).is_some() {
-        Cow::Owned(header::strip_comments(value))
-    } else {
-        Cow::Borrowed(value)
-    };
-    let bytes = uncommented.as_bytes();
-    let essence = bytes
-        .get(..memchr::memchr(b';', bytes).unwrap_or(bytes.len()))
-        .unwrap_or_default();
-    let slash = memchr::memchr(b'/', essence)?;
-    let (media_type, subtype) = (
-        essence.get(..slash).unwrap_or_default(),
-        essence.get(slash + 1..).unwrap_or_default(),
-    );
-    // RFC 2045 §5.1: a token is printable ASCII but tspecials `()<>@,;:\"/[]?=`.
-    let is_token = |text: &[u8]| {
-        let text = text.trim_ascii();
-        !text.is_empty()
-            && text.iter().all(|b| {
-                matches!(b, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'0'..=b'9'
-                    | b'A'..=b'Z' | b'^'..=b'~')
-            })
-    };
-    if !is_token(media_type) || !is_token(subtype) {
-        return None;
-    }
-    let mut input = value.as_bytes().to_vec();
-    input.push(b'\n');
-    let HeaderValue::ContentType(parsed) = MessageStream::new(&input).parse_content_type() else {
-        return None;
-    };
-    let media_type = parsed.ctype().to_ascii_lowercase();
-    let subtype = parsed.subtype()?.to_ascii_lowercase();
-    if media_type.is_empty() || subtype.is_empty() {
-        return None;
-    }
-    let params = parsed
-        .attributes()
-        .unwrap_or_default()
-        .iter()
-        .map(|a| (a.name.to_ascii_lowercase(), a.value.to_string()))
-        .collect();
-    Some(ContentType {
-        media_type,
-        subtype,
-        params,
-    })
 }
 
 /// The entities directly inside `entity`: its body parts, or the message it encapsulates.
@@ -505,7 +517,9 @@ fn children_of(
                 );
                 Next::Nothing
             }
-            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable
+            TransferEncoding::Base64
+            | TransferEncoding::QuotedPrintable
+            | TransferEncoding::Uuencode
                 if pending.encoded_levels >= options.max_encoded_levels() =>
             {
                 diagnose(
@@ -518,7 +532,9 @@ fn children_of(
                 );
                 Next::Nothing
             }
-            TransferEncoding::Base64 | TransferEncoding::QuotedPrintable => Next::Decode(Pending {
+            TransferEncoding::Base64
+            | TransferEncoding::QuotedPrintable
+            | TransferEncoding::Uuencode => Next::Decode(Pending {
                 encoded_levels: pending.encoded_levels + 1,
                 ..child
             }),
@@ -661,6 +677,36 @@ fn decode_transfer(body: &[u8], encoding: TransferEncoding) -> Option<(Vec<u8>, 
                     "quoted-printable body: {kept} malformed escapes (`=` not followed by two hex digits or a line break) kept as written"
                 )
             });
+            Some((decoded, said))
+        }
+        TransferEncoding::Uuencode => {
+            let (decoded, repairs) = transfer::uudecode(body);
+            if repairs.no_begin {
+                return Some((
+                    body.to_vec(),
+                    Some(
+                        "uuencoded body without a begin line: used as it is (GMime and Thunderbird show nothing of it)"
+                            .to_owned(),
+                    ),
+                ));
+            }
+            let mut said = Vec::new();
+            if let Some(first) = repairs.first_bad_line {
+                said.push(format!(
+                    "{} data lines not of the length their first character gives, the first at byte {first} of the body, decoded as far as they go",
+                    repairs.bad_lines
+                ));
+            }
+            if repairs.no_end {
+                said.push("no end line: decoded to the end of the body".to_owned());
+            }
+            if repairs.after_end > 0 {
+                said.push(format!(
+                    "{} bytes after the end line not decoded",
+                    repairs.after_end
+                ));
+            }
+            let said = (!said.is_empty()).then(|| format!("uuencoded body: {}", said.join("; ")));
             Some((decoded, said))
         }
     }

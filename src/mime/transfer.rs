@@ -18,6 +18,14 @@
 //! body had, so the decoded text, and with it every byte range we report, would change.
 //! Where mail-parser's decoder refuses a whole body for one malformed escape, ours keeps that
 //! escape as written, as RFC 2045 §6.7 note (2) recommends and GMime does.
+//!
+//! uuencode (`x-uuencode`, `x-uue`, `uuencode`, `uue`: not in RFC 2045, but decoded by GMime,
+//! Thunderbird and Python's `email`) is ours too, about a hundred lines, for want of a
+//! well-kept crate: `uuencode` 0.1.5 panics on a body without a `begin` line (it indexes the
+//! words of the first line), `uuencode_lite` 0.1 decodes data lines only and refuses the whole
+//! body for one character out of range, and `uuencoding` is a young crate by one author. A
+//! mail client decodes a damaged body as far as it goes, and we must read on as it does and
+//! say what was damaged, which none of them reports.
 
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -227,6 +235,125 @@ pub(crate) fn base64(body: &[u8]) -> (Vec<u8>, Base64Repairs) {
     (decoded, repairs)
 }
 
+/// What [`uudecode`] read past in a body that was not a clean uuencoded file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct UuRepairs {
+    /// No `begin` line: nothing was decoded.
+    pub no_begin: bool,
+    /// No `end` line after the `begin` line: the data ran to the end of the body.
+    pub no_end: bool,
+    /// Data lines with fewer or more characters than their length character asks for.
+    pub bad_lines: usize,
+    /// Where the first of them starts: a byte offset in the body.
+    pub first_bad_line: Option<usize>,
+    /// Bytes other than white space after the `end` line, not decoded.
+    pub after_end: usize,
+}
+
+/// The value of a uuencoded character: its code less 32, six bits (the traditional `DEC`
+/// of uudecode, which maps both space and `` ` `` to 0, and which GMime and Thunderbird apply
+/// to every byte, so that no byte is refused).
+fn uu_value(byte: u8) -> u8 {
+    byte.wrapping_sub(b' ') & 0x3f
+}
+
+/// Decodes a uuencoded body (`Content-Transfer-Encoding: x-uuencode`, a traditional
+/// uuencoded file: `begin <mode> <name>`, data lines, `end`) as mail clients do.
+///
+/// The lines before the first that starts with `begin ` are skipped (GMime, Thunderbird); the
+/// mode and name are not read. Without such a line nothing is decoded ([`UuRepairs::no_begin`];
+/// GMime and Thunderbird then show an empty part, Python's `email` the body as it is, which is
+/// what the caller uses). After it, each line is a data line until one that is `end` (white
+/// space around it allowed, as Python's `email` has it); without one the data runs to the end
+/// of the body ([`UuRepairs::no_end`], as GMime and Thunderbird read it). Empty lines are
+/// skipped (Thunderbird). A data line's first character gives how many bytes it holds, each
+/// further group of four characters three bytes; a line with a length of 0 (`` ` ``, which ends
+/// the data before `end`) gives none, and lines after it are still read, as Thunderbird reads
+/// them (GMime stops there).
+///
+/// A data line of another length than its length character asks for is decoded as far as it
+/// goes ([`UuRepairs::bad_lines`]): characters past the ones asked for are ignored
+/// (Thunderbird); a short line's last partial group of `k` (one to three) characters gives
+/// `k` bytes, its missing bits read as zero, which restores a line whose trailing spaces (zero
+/// bits) a gateway stripped, as Thunderbird and Python's `email` restore it (GMime drops such a
+/// group); but bytes past what the characters give are not made up (those two write zero bytes
+/// up to the line's length). A line of `k` characters after its length character so gives at
+/// most `k` bytes, and the output is always shorter than the body.
+pub(crate) fn uudecode(body: &[u8]) -> (Vec<u8>, UuRepairs) {
+    let mut repairs = UuRepairs::default();
+    let mut out = Vec::new();
+    let mut lines = Lines { body, at: 0 };
+    if !lines.by_ref().any(|(_, line)| line.starts_with(b"begin ")) {
+        repairs.no_begin = true;
+        return (out, repairs);
+    }
+    out.reserve(body.len().saturating_sub(lines.at) / 4 * 3);
+    repairs.no_end = true;
+    for (start, line) in lines.by_ref() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.trim_ascii() == b"end" {
+            repairs.no_end = false;
+            break;
+        }
+        let Some((&length, data)) = line.split_first() else {
+            continue;
+        };
+        let length = usize::from(uu_value(length));
+        // The characters that hold `length` bytes: four per three bytes, the last group
+        // possibly shorter (an encoder writes whole groups; the fewest that hold the bytes
+        // are accepted too).
+        let fewest = (length * 4).div_ceil(3);
+        let whole_groups = length.div_ceil(3) * 4;
+        if data.len() < fewest || data.len() > whole_groups {
+            repairs.bad_lines += 1;
+            repairs.first_bad_line.get_or_insert(start);
+        }
+        let data = data.get(..whole_groups).unwrap_or(data);
+        let line_start = out.len();
+        for group in data.chunks(4) {
+            let value = |i: usize| group.get(i).copied().map_or(0, uu_value);
+            let bytes = [
+                (value(0) << 2) | (value(1) >> 4),
+                (value(1) << 4) | (value(2) >> 2),
+                (value(2) << 6) | value(3),
+            ];
+            // A whole group gives three bytes, a last partial group of one to three
+            // characters as many bytes.
+            out.extend_from_slice(bytes.get(..group.len().min(3)).unwrap_or_default());
+        }
+        out.truncate(line_start + length.min(out.len() - line_start));
+    }
+    repairs.after_end = body
+        .get(lines.at..)
+        .unwrap_or_default()
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace())
+        .count();
+    (out, repairs)
+}
+
+/// The lines of a body, each with its offset and without its LF; the offset of the next
+/// line in `at`.
+struct Lines<'a> {
+    body: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.body.get(self.at..).filter(|rest| !rest.is_empty())?;
+        let start = self.at;
+        let (line, advance) = match memchr::memchr(b'\n', rest) {
+            Some(end) => (rest.get(..end).unwrap_or_default(), end + 1),
+            None => (rest, rest.len()),
+        };
+        self.at += advance;
+        Some((start, line))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,5 +442,84 @@ mod tests {
         assert_eq!(b64(b"QQ==QQ=="), (b"A".to_vec(), 0, 4));
         // (GMime stops at this `=` and decodes nothing.)
         assert_eq!(b64(b"=QUJD"), (b"ABC".to_vec(), 0, 0));
+    }
+
+    fn uu(body: &[u8]) -> (Vec<u8>, UuRepairs) {
+        uudecode(body)
+    }
+
+    /// Expected bytes from GMime 3.2.13 (`g_mime_part_get_content` of an `x-uuencode` part) and
+    /// Python 3.11's `email` (`get_payload(decode=True)`), which agree with each other and with
+    /// us except where a line says otherwise.
+    #[test]
+    fn uuencode_reads_on_as_clients_do() {
+        let clean = UuRepairs::default();
+        assert_eq!(
+            uu(b"begin 644 a\n#86)C\n`\nend\n"),
+            (b"abc".to_vec(), clean)
+        );
+        assert_eq!(
+            uu(b"begin 644 a\r\n#86)C\r\n`\r\nend\r\n"),
+            (b"abc".to_vec(), clean)
+        );
+        // Lines before `begin` are skipped; `begin` needs no octal mode (Python wants one and
+        // keeps the body as it is).
+        assert_eq!(
+            uu(b"hi\nthere\nbegin a\n#86)C\n`\nend\n"),
+            (b"abc".to_vec(), clean)
+        );
+        // No `end`: decoded to the end, said.
+        let (decoded, repairs) = uu(b"begin 644 a\n#86)C\n");
+        assert_eq!((decoded, repairs.no_end), (b"abc".to_vec(), true));
+        // No `begin`: nothing decoded (GMime shows nothing; Python the body as it is, which the
+        // caller uses).
+        let (decoded, repairs) = uu(b"#86)C\n`\nend\n");
+        assert_eq!((decoded, repairs.no_begin), (Vec::new(), true));
+        // A line shorter than its length: what its characters give (GMime; Python pads with
+        // zero bytes to the length, `abc\0\0\0`).
+        let (decoded, repairs) = uu(b"begin 644 a\n&86)C\n`\nend\n");
+        assert_eq!((decoded, repairs.bad_lines), (b"abc".to_vec(), 1));
+        // A last group that lost its trailing space is completed with zero bits (Python
+        // too; GMime drops the group: `abc`).
+        let (decoded, repairs) = uu(b"begin 644 a\n&86)C86)\n`\nend\n");
+        assert_eq!(
+            (decoded, repairs.first_bad_line),
+            (b"abcab@".to_vec(), Some(12))
+        );
+        // One character left over gives one byte (Python; GMime drops it: `abc`).
+        let (decoded, repairs) = uu(b"begin 644 a\n$86)C8\n`\nend\n");
+        assert_eq!((decoded, repairs.bad_lines), (b"abc`".to_vec(), 1));
+        // Characters past the length are ignored.
+        let (decoded, repairs) = uu(b"begin 644 a\n#86)C86)C\n`\nend\n");
+        assert_eq!((decoded, repairs.bad_lines), (b"abc".to_vec(), 1));
+        // An empty line is skipped (GMime; Python gives up and keeps the body as it is).
+        assert_eq!(
+            uu(b"begin 644 a\n#86)C\n\n#86)C\nend\n"),
+            (b"abcabc".to_vec(), clean)
+        );
+        // A zero-length line does not end the data (Python, Thunderbird; GMime stops there).
+        assert_eq!(
+            uu(b"begin 644 a\n#86)C\n`\n#86)C\nend\n"),
+            (b"abcabc".to_vec(), clean)
+        );
+        // After `end`: not decoded, counted (a second block too).
+        let (decoded, repairs) = uu(b"begin 644 a\n#86)C\n`\nend\n-- \nfooter\n");
+        assert_eq!((decoded, repairs.after_end), (b"abc".to_vec(), 8));
+    }
+
+    /// Every body of up to five bytes from an alphabet of line breaks, length characters and
+    /// data characters, after a `begin` line: the decoder gives fewer bytes than the body has.
+    #[test]
+    fn uudecode_output_is_shorter_than_the_body() {
+        let alphabet = [b'\n', b'\r', b'M', b'#', b'`', b' ', b'8', b'e', 0xff];
+        for tail in crate::testing::every_string(&alphabet, 5) {
+            let mut body = b"begin 644 x\n".to_vec();
+            body.extend_from_slice(&tail);
+            let (decoded, _) = uudecode(&body);
+            assert!(
+                decoded.is_empty() || decoded.len() < tail.len(),
+                "{tail:?}: {decoded:?}"
+            );
+        }
     }
 }

@@ -351,15 +351,23 @@ pub enum DiagnosticKind {
     NoHeader,
     /// A line inside the header block is not a header field: it is skipped (with the
     /// continuation lines after it), and the fields after it are read, as GMime and MimeKit
-    /// do; the block still ends at the first empty line.
+    /// do; the block still ends at the first empty line. In a body part or an encapsulated
+    /// message this may be its first line, when MIME fields follow it. Also: the message
+    /// starts with a UTF-8 byte order mark, skipped (as MimeKit skips it).
     MalformedHeader,
     /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes)
     /// (the fields after the limit are not read), or one field is (its value is not read; the
     /// fields after it are).
     HeaderTooLarge,
     /// `Content-Type` is not valid (RFC 2045 §5.1: `type/subtype`, then parameters after
-    /// `;`); it is read as `text/plain`, as RFC 2045 §5.2 recommends.
+    /// `;`) and does not start with a valid `type/subtype`; it is read as `text/plain`, as
+    /// RFC 2045 §5.2 recommends.
     BadContentType,
+    /// `Content-Type` is a valid `type/subtype` followed by something other than `;`
+    /// (`text/html charset=utf-8`: a `;` lost); it is read as that type, with the parameters
+    /// after the next `;` if any, as GMime reads it (Thunderbird and MimeKit read the same
+    /// type).
+    JunkAfterMediaType,
     /// A `multipart/*` entity has no `boundary` parameter; its body is not split.
     MissingBoundary,
     /// A multipart body has no close delimiter (RFC 2046 §5.1.1); its last part runs to the

@@ -25,7 +25,8 @@
 //! ([`strip_reference`](crate::url::strip_reference)): `ht<LF>tp://x/` is absolute and kept,
 //! and a relative `a<LF>b` becomes its resolved form, without the newline. Headers never
 //! change. A part that cannot be rewritten faithfully (unknown charset or transfer encoding, a
-//! body that is not clean in its transfer encoding, a charset that is not ASCII-compatible
+//! uuencoded body, which is decoded but never written, a body that is not clean in its
+//! transfer encoding, a charset that is not ASCII-compatible
 //! such as UTF-16 or ISO-2022-JP, a `7bit` body that would need 8-bit bytes, a body whose
 //! quoted-printable written again would start a line with a multipart delimiter) is left as it
 //! was, with a
@@ -571,7 +572,9 @@ fn byte_offsets(
 /// `new` encoded in the transfer encoding `encoding` to replace the body `original`:
 /// base64 in lines of 76 characters, quoted-printable with soft line breaks, both with the
 /// line ending `original` uses (else `message_eol`); the white space that ended a base64 body
-/// is kept. `None` for the identity encodings, which are never encoded whole.
+/// is kept. `None` for the identity encodings, which are never encoded whole, and for
+/// uuencode, which is not written (its `begin` line's mode and name, and the line lengths of
+/// the encoder, would have to be kept).
 fn encode_body(
     encoding: TransferEncoding,
     new: &[u8],
@@ -612,7 +615,8 @@ fn encode_body(
                 encoded
             })
         }
-        TransferEncoding::Identity | TransferEncoding::Unknown => None,
+        // uuencode is decoded, never written: a part in it is left as it was.
+        TransferEncoding::Identity | TransferEncoding::Unknown | TransferEncoding::Uuencode => None,
     }
 }
 

@@ -63,7 +63,9 @@
 //! An mbox file holds messages one after another, each starting with a `From ` line (the
 //! "From_ line": envelope sender and date; RFC 4155 §2). `scan` (and every other command:
 //! `inspect`, `urls`, `rewrite`, `extract`) reads a file, or standard input, as an mbox when
-//! its first five bytes are `From `, and starts a new message at every line that begins with
+//! it starts with `From ` ([`mailbox::is_mbox`](crate::mailbox::is_mbox): after a UTF-8 byte
+//! order mark if there is one, which is in no message, and not when that first line is a From
+//! header field, `From : a@b`), and starts a new message at every line that begins with
 //! `From `, whether or not an empty line comes before it (mail clients such as Netscape wrote
 //! a `From ` line right after a message's last line). Two kinds of line are not separators:
 //! a line that begins with `>From ` (quoted, see below), and, in the header block of the
@@ -93,9 +95,10 @@
 //! the first unquoted line they are offsets into the mbox file too (add `offset`), after it
 //! they are one byte less per unquoted line before them.
 //!
-//! A file that does not start with `From ` is one message (`"format": "file"`, `offset` 0,
-//! `length` the file's size), and so is every file in a Maildir's `cur/` and `new/`, whatever
-//! its first bytes.
+//! A file that does not start so is one message (`"format": "file"`, `offset` 0, `length` the
+//! file's size), and so is every file in a Maildir's `cur/` and `new/`, whatever its first
+//! bytes. In an mbox that starts with a byte order mark the first message's `offset` is 3, and
+//! the lengths of the messages and separators add up to the file's size less those 3 bytes.
 
 pub mod engine;
 mod json;

@@ -4,7 +4,9 @@
 use std::fs;
 use std::path::Path;
 
-use mimebase::mailbox::{Found, Input, Mbox, Message, Messages, Opened, Roots, Walker, open};
+use mimebase::mailbox::{
+    Found, Input, Mbox, Message, Messages, Opened, Roots, Stream, Walker, open, open_stream,
+};
 use mimebase::scan::{Format, ScanErrorKind, Source};
 use pretty_assertions::assert_eq;
 
@@ -395,4 +397,111 @@ fn from_lines_split_as_python_and_gmime_do() {
         let split = boundaries(&format!("case-{i}"), mbox.as_bytes());
         assert_eq!(split, expected, "{name}");
     }
+}
+
+/// `tests/data/mbox/byte-order-mark.mbox`, written here in the shape of MimeKit's test file
+/// `unmunged.mbox.txt`: a UTF-8 byte order mark, then `From -`, a message whose body has an
+/// unquoted `From Russia with love` line, and a second `From -` message. MimeKit's parser skips
+/// the mark, and its test expects the first message to start there (and another at the
+/// unquoted line); GMime's parser (3.2.13, `GMIME_FORMAT_MBOX`) and Python's `mailbox.mbox`
+/// (3.11) take the marked line for no `From ` line and lose the first message. The mark is in
+/// no message: the first starts at byte 3, read whole from its `From ` line.
+#[test]
+fn an_mbox_that_starts_with_a_byte_order_mark() {
+    let mbox = fs::read(root().join("tests/data/mbox/byte-order-mark.mbox")).unwrap();
+    assert!(mbox.starts_with(b"\xef\xbb\xbfFrom - "));
+    let at = |text: &[u8]| mbox.windows(text.len()).position(|w| w == text).unwrap() as u64;
+    let (second, third) = (at(b"From Russia"), at(b"From - Tue Mar 03 10:05"));
+    assert_eq!(
+        boundaries("byte-order-mark", &mbox),
+        [
+            (3, second - 1 - 3),
+            (second, third - 1 - second),
+            (third, mbox.len() as u64 - third)
+        ]
+    );
+    let mut stream = Mbox::new("-".to_owned(), &mbox[..], 1 << 20);
+    let first = stream.next().unwrap();
+    assert_eq!(stream.byte_order_mark(), Some(&b"\xef\xbb\xbf"[..]));
+    let Input::Bytes(first) = first.input else {
+        panic!("{:?}", first.input)
+    };
+    assert!(first.starts_with(b"From - Tue Mar 03 10:00:00 2026\nFrom: Alice"));
+    let report = mimebase::analyze(&first, &mimebase::Options::new());
+    let resolved: Vec<_> = report
+        .urls
+        .iter()
+        .filter_map(|u| u.resolution.resolved())
+        .collect();
+    assert!(
+        resolved.contains(&"https://first.example/dir/one.html"),
+        "{resolved:?}"
+    );
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    // Read from a stream, it is an mbox too.
+    let Stream::Mbox(mut stream) = open_stream("-".to_owned(), &mbox[..], 1 << 20) else {
+        panic!("not an mbox")
+    };
+    assert_eq!(stream.next().unwrap().source.offset, Some(3));
+}
+
+/// A file whose first line is a From field in the obsolete syntax (`From : a@b`, white space
+/// before the colon, RFC 5322 §4.5.2), which RFC 5322 §4 says a receiver must accept, is one
+/// message, not an mbox whose first line is an envelope (RFC 4155 §2 has an address after the
+/// single space of `From `, and a colon begins none): `tests/data/mbox/from-field-first.eml`,
+/// written here, and `../shared/corpus/bench/phishing_pot/sample-400.eml`, a phishing message
+/// of that shape, read in place. GMime (3.2.13) reads both as one message whose first field is
+/// `From`, as we do: its header starts at byte 0.
+#[test]
+fn a_file_that_starts_with_a_from_field_is_one_message() {
+    for path in [
+        root().join("tests/data/mbox/from-field-first.eml"),
+        crate::support::corpus().join("bench/phishing_pot/sample-400.eml"),
+    ] {
+        let raw = fs::read(&path).unwrap();
+        assert!(raw.starts_with(b"From : "), "{}", path.display());
+        let found = Found::File {
+            path: path.clone(),
+            in_maildir: false,
+        };
+        let Opened::One(message) = open(found, 1 << 30) else {
+            panic!("{} was read as an mbox", path.display())
+        };
+        assert_eq!(message.source.format, Some(Format::File));
+        assert_eq!(message.input, Input::Bytes(raw.clone()));
+        let Stream::One(_) = open_stream("-".to_owned(), &raw[..], 1 << 30) else {
+            panic!("{} was streamed as an mbox", path.display())
+        };
+        let report = mimebase::analyze(&raw, &mimebase::Options::new());
+        assert_eq!(report.entities[0].header.start, 0, "{}", path.display());
+        assert!(
+            !report
+                .diagnostics
+                .iter()
+                .any(|d| d.kind == mimebase::DiagnosticKind::NoHeader),
+            "{:?}",
+            report.diagnostics
+        );
+    }
+    let raw = fs::read(root().join("tests/data/mbox/from-field-first.eml")).unwrap();
+    let report = mimebase::analyze(&raw, &mimebase::Options::new());
+    assert_eq!(report.entities[0].content_type, "text/html");
+    assert_eq!(report.urls[0].reference, "https://from-field.example/offer");
+}
+
+/// `rewrite` writes an mbox that starts with a byte order mark back with the mark, each message
+/// rewritten against its own base.
+#[cfg(feature = "cli")]
+#[test]
+fn rewrite_keeps_the_byte_order_mark_of_an_mbox() {
+    use crate::support::cli::{mimebase, stderr};
+    let path = root().join("tests/data/mbox/byte-order-mark.mbox");
+    let mbox = fs::read(&path).unwrap();
+    let output = mimebase(&["rewrite", path.to_str().unwrap()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let expected = String::from_utf8(mbox)
+        .unwrap()
+        .replace("\"one.html\"", "\"https://first.example/dir/one.html\"")
+        .replace("\"two.html\"", "\"https://second.example/dir/two.html\"");
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
 }

@@ -64,6 +64,7 @@ mod targets;
 mod tree_differential;
 mod url_sources;
 mod url_space;
+mod uuencode;
 mod vectors;
 mod whatwg_differential;
 #[cfg(feature = "cli")]

@@ -3,10 +3,13 @@
 
 Usage: /usr/bin/python3 gmime_tree.py FILE...
 
-Not run by the tests (CI has no GMime): it reproduces, where GMime's bindings are installed
-(Debian: `apt-get install gir1.2-gmime-3.0 python3-gi`), what the classes of
-`tests/it/tree_differential.rs` say GMime does. Same output as `email_tree.py`, one JSON line
-per file; a file GMime reads no message from gets `"entities": null`.
+`tests/it/tree_differential.rs` runs it, where GMime's Python bindings can be imported
+(Debian: `apt-get install gir1.2-gmime-3.0 python3-gi`, which `.ci/run` does where it can), to
+compare our entity trees with GMime's. Same output as `email_tree.py`, one JSON line per file,
+with one more key on the entities that are `text/html` leaves (a message whose body is one
+included): `html`, the part's content with
+its transfer encoding undone (`g_mime_part_get_content`), as UTF-8 (bytes that are not become
+U+FFFD). A file GMime reads no message from gets `"entities": null`.
 
 GMime names a message's media type by its body (`g_mime_message_get_mime_part`); a
 `message/rfc822` part is walked into only when GMime made it a `GMimeMessagePart` (it does not
@@ -33,23 +36,35 @@ def media_type(obj):
     return f"{content_type.get_media_type()}/{content_type.get_media_subtype()}".lower()
 
 
+def html_content(obj):
+    wrapper = obj.get_content()
+    if wrapper is None:
+        return ""
+    stream = GMime.StreamMem.new()
+    wrapper.write_to_stream(stream)
+    stream.flush()
+    return bytes(stream.get_byte_array()).decode("utf-8", "replace")
+
+
 def walk(obj, part, kind, parent, out):
     if isinstance(obj, GMime.Message):
         body = obj.get_mime_part()
-        out.append(
-            {
-                "part": part,
-                "kind": kind,
-                "parent": parent,
-                "content_type": media_type(body) if body else "text/plain",
-            }
-        )
+        entity = {
+            "part": part,
+            "kind": kind,
+            "parent": parent,
+            "content_type": media_type(body) if body else "text/plain",
+        }
+        if isinstance(body, GMime.Part) and entity["content_type"] == "text/html":
+            entity["html"] = html_content(body)
+        out.append(entity)
         if body is not None:
             walk_body(body, part, out)
     else:
-        out.append(
-            {"part": part, "kind": kind, "parent": parent, "content_type": media_type(obj)}
-        )
+        entity = {"part": part, "kind": kind, "parent": parent, "content_type": media_type(obj)}
+        if isinstance(obj, GMime.Part) and entity["content_type"] == "text/html":
+            entity["html"] = html_content(obj)
+        out.append(entity)
         walk_body(obj, part, out)
 
 

@@ -1,6 +1,7 @@
 //! What the integration tests share: where the crate, its samples and the corpus are, scratch
 //! directories, line-ending and percent-decoding helpers for building inputs and oracles, the
-//! generated adversarial messages, a deterministic PRNG, and running the `mimebase` binary.
+//! generated adversarial messages, a deterministic PRNG, finding GMime, and running the
+//! `mimebase` binary.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use mimebase::{DiagnosticKind, Report};
 pub mod adversarial;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod gmime;
 pub mod xorshift;
 
 /// The crate's directory: `samples/`, `tests/data/` and `README.md` are below it, and the
