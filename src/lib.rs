@@ -88,6 +88,7 @@ mod rewrite;
 pub mod scan;
 #[doc(hidden)]
 pub mod stages;
+mod svg;
 pub mod target;
 pub mod url;
 pub mod vocab;
