@@ -242,6 +242,7 @@ pub(crate) fn html_url_attribute(tag: &[u8], attribute: &[u8]) -> Option<(&'stat
 }
 
 pub(crate) use attributes::HTTP_EQUIV;
+pub(crate) use microsyntax::for_each_url;
 
 /// The URLs in an entity-decoded attribute value of the given kind: each one's range in
 /// `value` and its reference (CSS escapes undone, trimmed).

@@ -90,6 +90,7 @@
 mod dtd;
 mod names;
 mod scanner;
+mod style;
 mod syntax;
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@
 //! the `<style>` text they share.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -11,12 +12,13 @@ use quick_xml::reader::Reader;
 
 use super::dtd::{Dtd, Entity};
 use super::names::{Namespaces, Ns, declared_prefix, url_attribute};
+use super::style::{StyleText, stylesheet_href};
 use super::syntax::{
     MAX_ENTITY_DEPTH, Reference, first_invalid_char, is_name, is_qname, is_space,
     normalize_attribute, normalize_without_dtd, reference,
 };
 use super::{Budget, MAX_DEPTH, Stop, StopReason, SvgScan, SvgValue, ValueText};
-use crate::html::{HTTP_EQUIV, HtmlScan, HtmlUrl, UrlKind, value_urls};
+use crate::html::{HTTP_EQUIV, HtmlScan, HtmlUrl, UrlKind, for_each_url};
 use crate::report::ByteRange;
 use crate::vocab::element;
 
@@ -39,6 +41,7 @@ pub(super) fn scan(text: &str, max_urls: usize) -> SvgScan {
         templates: 0,
         entities: Vec::new(),
         attributes: Vec::new(),
+        names: HashSet::new(),
         urls: Vec::new(),
         max_urls,
         not_recorded: 0,
@@ -94,21 +97,6 @@ struct Open {
     is_template: bool,
 }
 
-/// The text of an open `<style>` element, as the CSS parser will read it: its child text
-/// and CDATA sections, references decoded (Chromium's style element reads the text of its
-/// children that are text nodes; comments, processing instructions and child elements add
-/// nothing).
-#[derive(Debug)]
-struct StyleText {
-    /// Where its content starts in the document, or the reference its start tag came from.
-    place: Result<usize, Range<usize>>,
-    /// The text.
-    css: String,
-    /// The pieces of `css`: where each starts in it, and where it lies in the document when
-    /// it is a run of text or CDATA written there (`None` for a decoded reference).
-    pieces: Vec<(usize, Option<usize>)>,
-}
-
 /// The scan's state.
 struct Scanner<'t> {
     /// The document.
@@ -134,6 +122,8 @@ struct Scanner<'t> {
     /// The current start tag's attributes: name and raw value, as ranges of the text being
     /// read (kept to reuse the allocation).
     attributes: Vec<(Range<usize>, Range<usize>)>,
+    /// The attribute names of a start tag with many attributes, to find a repeated one.
+    names: HashSet<Box<str>>,
     /// The URLs found.
     urls: Vec<HtmlUrl>,
     /// How many URLs `urls` may hold.
@@ -146,6 +136,16 @@ struct Scanner<'t> {
     unrecorded_base: Option<String>,
     /// The values whose URLs are not at exact ranges.
     values: Vec<SvgValue>,
+}
+
+/// Where `]]>` is in `text`, which may not hold it outside a CDATA section (XML 1.0 §2.4).
+/// Most text holds no `>` at all: that is looked for first.
+fn cdata_end(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'>', bytes).find_map(|at| {
+        let start = at.checked_sub(2)?;
+        (bytes.get(start..at) == Some(b"]]")).then_some(start)
+    })
 }
 
 /// Where `part`, a slice of `whole`, starts in it.
@@ -232,7 +232,7 @@ impl<'t> Scanner<'t> {
                         }
                         continue;
                     }
-                    if let Some(at) = text.find("]]>") {
+                    if let Some(at) = cdata_end(&text) {
                         return Err(self.stop(
                             source,
                             place,
@@ -344,8 +344,7 @@ impl<'t> Scanner<'t> {
             Place::Entity(_) => None,
         };
         if let Some(style) = self.styles.last_mut() {
-            style.pieces.push((style.css.len(), at));
-            style.css.push_str(text);
+            style.push(text, at);
         }
     }
 
@@ -356,8 +355,7 @@ impl<'t> Scanner<'t> {
             return;
         }
         if let Some(style) = self.styles.last_mut() {
-            style.pieces.push((style.css.len(), None));
-            style.css.push_str(text);
+            style.push(text, None);
         }
     }
 
@@ -387,7 +385,8 @@ impl<'t> Scanner<'t> {
         let mut attributes = std::mem::take(&mut self.attributes);
         attributes.clear();
         let mut malformed = false;
-        for attribute in start.attributes() {
+        // Duplicates are found below, without the two allocations per tag of quick-xml's check.
+        for attribute in start.attributes().with_checks(false) {
             let Ok(attribute) = attribute else {
                 malformed = true;
                 break;
@@ -415,7 +414,7 @@ impl<'t> Scanner<'t> {
                 value..value + attribute.value.len(),
             ));
         }
-        let checked = if malformed {
+        let checked = if malformed || self.has_duplicate(&attributes, source) {
             Err(StopReason::NotWellFormed)
         } else {
             self.check_and_bind(qname, &attributes, source)
@@ -445,11 +444,7 @@ impl<'t> Scanner<'t> {
                 Place::Document => Ok(offset_in(self.text, source).unwrap_or(0) + after),
                 Place::Entity(span) => Err(span.clone()),
             };
-            self.styles.push(StyleText {
-                place: content,
-                css: String::new(),
-                pieces: Vec::new(),
-            });
+            self.styles.push(StyleText::new(content));
         }
         if is_template {
             self.templates += 1;
@@ -459,6 +454,26 @@ impl<'t> Scanner<'t> {
             is_template,
         });
         Ok(())
+    }
+
+    /// True when two of a start tag's attributes have the same name (XML 1.0 §3.1, WFC:
+    /// Unique Att Spec). A tag has few attributes: they are compared pairwise, unless there
+    /// are many, which go through a set.
+    fn has_duplicate(&mut self, attributes: &[(Range<usize>, Range<usize>)], source: &str) -> bool {
+        let name = |range: &Range<usize>| source.get(range.clone()).unwrap_or_default();
+        if attributes.len() <= 16 {
+            return attributes.iter().enumerate().any(|(i, (a, _))| {
+                attributes
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|(b, _)| name(a) == name(b))
+            });
+        }
+        self.names.clear();
+        !attributes
+            .iter()
+            .all(|(range, _)| self.names.insert(name(range).into()))
     }
 
     /// Checks the attributes of a start tag named `qname` as a browser's parser does (every
@@ -489,11 +504,14 @@ impl<'t> Scanner<'t> {
         let mut decoded = String::new();
         for (name, value) in attributes {
             let raw = at(value);
-            if raw.contains('<') {
+            // One pass for most values, which hold neither.
+            let special = memchr::memchr2(b'<', b'&', raw.as_bytes());
+            let rest = |at: usize| raw.as_bytes().get(at..).unwrap_or_default();
+            if special.is_some_and(|at| memchr::memchr(b'<', rest(at)).is_some()) {
                 return Err(StopReason::LessThanInAttribute);
             }
             let prefix = declared_prefix(at(name));
-            if raw.contains('&') || prefix.is_some() {
+            if special.is_some() || prefix.is_some() {
                 decoded.clear();
                 normalize_attribute(raw, &self.dtd, &mut self.budget, &mut decoded)?;
             }
@@ -547,10 +565,8 @@ impl<'t> Scanner<'t> {
         let at = |range: &Range<usize>| source.get(range.clone()).unwrap_or_default();
         let mut kept: Vec<Kept<'_>> = Vec::new();
         let mut http_equiv: Option<Cow<'_, str>> = None;
-        let mut names_present = Vec::new();
         for (name, value) in attributes {
             let name = at(name);
-            names_present.push(name);
             let Some((attribute_ns, attribute)) = self.namespaces.attribute(name) else {
                 continue;
             };
@@ -569,7 +585,10 @@ impl<'t> Scanner<'t> {
         }
         if self.dtd.has_defaults() {
             for default in self.dtd.defaults(qname) {
-                if names_present.contains(&&*default.attribute) {
+                if attributes
+                    .iter()
+                    .any(|(name, _)| at(name) == &*default.attribute)
+                {
                     continue;
                 }
                 let Some((attribute_ns, attribute)) = self.namespaces.attribute(&default.attribute)
@@ -597,6 +616,9 @@ impl<'t> Scanner<'t> {
         let is_refresh = http_equiv.is_some_and(|value| {
             normalize_without_dtd(&value).is_some_and(|v| v.eq_ignore_ascii_case("refresh"))
         });
+        if kept.is_empty() {
+            return;
+        }
         let is_base = element_ns == Ns::Xhtml && local == "base" && self.templates == 0;
         let tag = element(local.as_bytes());
         for kept in kept {
@@ -628,21 +650,12 @@ impl<'t> Scanner<'t> {
             let _ = normalize_attribute(&kept.raw, &self.dtd, &mut self.budget, &mut decoded);
             Cow::Owned(decoded)
         };
-        let found = value_urls(kept.kind, &value);
-        if found.is_empty() {
-            return;
-        }
         let whole = match &kept.place {
             Ok(range) | Err(range) => ByteRange::from(range.clone()),
         };
-        if exact.is_none() {
-            let text = match kept.place {
-                Ok(_) => ValueText::Decoded(value.into_owned()),
-                Err(_) => ValueText::Entity,
-            };
-            self.values.push(SvgValue { range: whole, text });
-        }
-        for (range, reference) in found {
+        let mut any = false;
+        for_each_url(kept.kind, &value, |range, reference| {
+            any = true;
             let range = match &exact {
                 Some(raw) => ByteRange::from(raw.start + range.start..raw.start + range.end),
                 None => whole,
@@ -658,6 +671,13 @@ impl<'t> Scanner<'t> {
                 Some(whole),
             );
             self.record(url);
+        });
+        if any && exact.is_none() {
+            let text = match kept.place {
+                Ok(_) => ValueText::Decoded(value.into_owned()),
+                Err(_) => ValueText::Entity,
+            };
+            self.values.push(SvgValue { range: whole, text });
         }
     }
 
@@ -688,48 +708,12 @@ impl<'t> Scanner<'t> {
     /// Records the URLs of a `<style>` element's text, whose content ends at `end` of the
     /// document (`None` when it lies in an entity's replacement text).
     fn style_urls(&mut self, style: StyleText, end: Option<usize>) {
-        let found = value_urls(UrlKind::StyleElement, &style.css);
-        if found.is_empty() {
-            return;
+        let (urls, whole) = style.urls(end);
+        let value = whole.as_ref().map(|whole| whole.range);
+        if let Some(whole) = whole {
+            self.values.push(whole);
         }
-        // Each URL's range in the document, when one run of text or CDATA holds it whole.
-        let exact = |range: &Range<usize>| {
-            let index = style
-                .pieces
-                .partition_point(|(start, _)| *start <= range.start);
-            let (start, at) = *style.pieces.get(index.checked_sub(1)?)?;
-            let next = style
-                .pieces
-                .get(index)
-                .map_or(style.css.len(), |(next, _)| *next);
-            let at = at?;
-            (range.end <= next).then(|| at + range.start - start..at + range.end - start)
-        };
-        let ranges: Vec<Option<Range<usize>>> =
-            found.iter().map(|(range, _)| exact(range)).collect();
-        // When one is not, every URL of the element gets its whole content, written anew.
-        let whole = if ranges.iter().all(Option::is_some) {
-            None
-        } else {
-            let (range, text) = match (&style.place, end) {
-                (Ok(start), Some(end)) => (
-                    *start..end.max(*start),
-                    ValueText::Decoded(style.css.clone()),
-                ),
-                (Err(span), _) => (span.clone(), ValueText::Entity),
-                // An element opened in the document ends there.
-                (Ok(start), None) => (*start..*start, ValueText::Entity),
-            };
-            let range = ByteRange::from(range);
-            self.values.push(SvgValue { range, text });
-            Some(range)
-        };
-        for ((_, reference), range) in found.into_iter().zip(ranges) {
-            let range = match (&range, whole) {
-                (Some(range), None) => ByteRange::from(range.clone()),
-                (_, Some(whole)) => whole,
-                (None, None) => continue,
-            };
+        for (range, reference) in urls {
             let url = HtmlUrl::new(
                 self.text,
                 Cow::Borrowed("style"),
@@ -738,60 +722,18 @@ impl<'t> Scanner<'t> {
                 &reference,
                 false,
                 UrlKind::StyleElement,
-                whole,
+                value,
             );
             self.record(url);
         }
     }
 
-    /// An `<?xml-stylesheet?>` processing instruction in the prolog: its `href`, when the
-    /// browser loads it (the xml-stylesheet recommendation; Chromium reads the pseudo-attributes
-    /// as attributes of an element, with no DTD, and loads a sheet of type CSS (no type, or
-    /// `text/css`) or XSLT, unless it is an alternate one without a title).
+    /// An `<?xml-stylesheet?>` processing instruction: its `href`, when the browser loads
+    /// the sheet (see [`stylesheet_href`]).
     fn stylesheet(&mut self, pi: &BytesPI<'_>) {
-        let data = pi.content();
-        let mut href = None;
-        let (mut kind, mut alternate, mut title) = (None, None, None);
-        for attribute in quick_xml::events::attributes::Attributes::new(data, 0) {
-            let Ok(attribute) = attribute else {
-                return;
-            };
-            let Cow::Borrowed(raw) = attribute.value else {
-                return;
-            };
-            let Some(value) = normalize_without_dtd(raw) else {
-                return;
-            };
-            match attribute.key.0 {
-                "href" => href = Some((raw, value)),
-                "type" => kind = Some(value),
-                "alternate" => alternate = Some(value),
-                "title" => title = Some(value),
-                _ => {}
-            }
-        }
-        let is_css = kind
-            .as_deref()
-            .is_none_or(|k| k.is_empty() || k == "text/css");
-        let is_xsl = kind.as_deref().is_some_and(|k| {
-            matches!(
-                k,
-                "text/xml"
-                    | "text/xsl"
-                    | "application/xml"
-                    | "application/xhtml+xml"
-                    | "application/rss+xml"
-                    | "application/atom+xml"
-            )
-        });
-        let unused_alternate =
-            alternate.as_deref() == Some("yes") && title.as_deref().is_none_or(str::is_empty);
-        let Some((raw, _)) = href else {
+        let Some(raw) = stylesheet_href(pi.content()) else {
             return;
         };
-        if !(is_css || is_xsl) || unused_alternate {
-            return;
-        }
         let kept = Kept {
             name: "href",
             kind: UrlKind::Attribute,

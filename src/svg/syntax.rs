@@ -34,6 +34,17 @@ fn is_name_char(c: char) -> bool {
 
 /// True when `name` matches XML 1.0 §2.3 [`Name`](https://www.w3.org/TR/xml/#NT-Name).
 pub(super) fn is_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    // Most names are ASCII letters, digits and `-`, `_`, `:`, `.`: decided without decoding.
+    if bytes
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b':'))
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.'))
+    {
+        return true;
+    }
     let mut chars = name.chars();
     chars.next().is_some_and(is_name_start_char) && chars.all(is_name_char)
 }
@@ -42,9 +53,14 @@ pub(super) fn is_name(name: &str) -> bool {
 /// [`QName`](https://www.w3.org/TR/xml-names/#NT-QName): at most one colon, with a name on
 /// either side.
 pub(super) fn is_qname(name: &str) -> bool {
-    match name.split_once(':') {
+    let bytes = name.as_bytes();
+    match bytes.iter().position(|&b| b == b':') {
         None => true,
-        Some((prefix, local)) => !prefix.is_empty() && !local.is_empty() && !local.contains(':'),
+        Some(colon) => {
+            colon > 0
+                && colon + 1 < bytes.len()
+                && !bytes.get(colon + 1..).unwrap_or_default().contains(&b':')
+        }
     }
 }
 
@@ -62,19 +78,33 @@ pub(super) fn is_space(b: u8) -> bool {
 /// control other than tab, LF and CR, U+FFFE or U+FFFF. An XML parser stops there with a
 /// fatal error, wherever it stands (text, attribute value, comment, …).
 pub(super) fn first_invalid_char(text: &str) -> Option<usize> {
+    // The bytes that may start one: C0 controls other than tab, LF and CR, and 0xEF, the lead
+    // byte of U+FFFE and U+FFFF (EF BF BE and EF BF BF in UTF-8).
+    let suspect = |b: u8| (b < 0x20 && b != b'\t' && b != b'\n' && b != b'\r') || b == 0xEF;
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().find_map(|(at, &b)| {
-        let invalid = match b {
-            b'\t' | b'\n' | b'\r' => false,
-            0..=0x1F => true,
-            // U+FFFE and U+FFFF are EF BF BE and EF BF BF in UTF-8.
-            0xEF => {
-                bytes.get(at + 1) == Some(&0xBF) && matches!(bytes.get(at + 2), Some(0xBE | 0xBF))
+    // Whole blocks first, tested without an early exit so that the test runs on many bytes
+    // at once; a block with a suspect byte is then looked at byte by byte.
+    const BLOCK: usize = 32;
+    let mut start = 0;
+    for block in bytes.chunks(BLOCK) {
+        if block.iter().fold(false, |any, &b| any | suspect(b)) {
+            for (i, &b) in block.iter().enumerate() {
+                let at = start + i;
+                let invalid = match b {
+                    0xEF => {
+                        bytes.get(at + 1) == Some(&0xBF)
+                            && matches!(bytes.get(at + 2), Some(0xBE | 0xBF))
+                    }
+                    _ => suspect(b),
+                };
+                if invalid {
+                    return Some(at);
+                }
             }
-            _ => false,
-        };
-        invalid.then_some(at)
-    })
+        }
+        start += block.len();
+    }
+    None
 }
 
 /// What a reference (`&…;`) names, once its text between `&` and `;` is read.

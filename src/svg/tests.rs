@@ -463,6 +463,12 @@ fn the_first_xhtml_base_is_the_base() {
     let scanned = scan(&text, usize::MAX);
     assert_eq!(scanned.scan.base_reference(&text), Some("http://base/"));
     assert_eq!(references(&svg(r#"<base href="http://svg/"/>"#)), []);
+    // `xml:base` is not honoured (Chromium removed it): no base.
+    let xml_base = svg(r#"<g xml:base="http://xml-base/"><image href="a.png"/></g>"#);
+    assert_eq!(
+        scan(&xml_base, usize::MAX).scan.base_reference(&xml_base),
+        None
+    );
 }
 
 /// Scripting is off: `<script href>` is not followed; its content is markup in XML, and an
