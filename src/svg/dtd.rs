@@ -19,7 +19,7 @@
 //! a scan that stops where the browser would not could hide links, one that reads on only
 //! finds some the browser would not show.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -55,8 +55,11 @@ pub(super) struct AttributeDefault {
 pub(super) struct Dtd {
     /// The general entities, by name; the first declaration of a name binds (XML 1.0 §4.2).
     general: HashMap<Box<str>, Entity>,
-    /// The attribute defaults, first declaration of each (element, attribute) pair first.
-    defaults: Vec<AttributeDefault>,
+    /// The attribute defaults, by element name; the first declaration of an (element,
+    /// attribute) pair binds (XML 1.0 §3.3).
+    defaults: HashMap<Box<str>, Vec<AttributeDefault>>,
+    /// The (element, attribute) pairs with a default, to find the first declaration.
+    declared: HashSet<(Box<str>, Box<str>)>,
     /// True when a reference to an undeclared entity is not an error (XML 1.0 §4.1, WFC:
     /// Entity Declared): the document has an external subset or parameter-entity references,
     /// whose declarations a parser that does not read them cannot know. libxml2 then warns and
@@ -71,8 +74,8 @@ impl Dtd {
     }
 
     /// The attribute defaults declared for elements named `element` (as written).
-    pub fn defaults<'d>(&'d self, element: &'d str) -> impl Iterator<Item = &'d AttributeDefault> {
-        self.defaults.iter().filter(move |d| &*d.element == element)
+    pub fn defaults(&self, element: &str) -> &[AttributeDefault] {
+        self.defaults.get(element).map_or(&[], Vec::as_slice)
     }
 
     /// True when any attribute default is declared.
@@ -120,12 +123,12 @@ impl Dtd {
                 }
             } else if reader.keyword("<!ATTLIST") {
                 for default in reader.attlist_declaration(offset)? {
-                    let known = self
-                        .defaults
-                        .iter()
-                        .any(|d| d.element == default.element && d.attribute == default.attribute);
-                    if !known {
-                        self.defaults.push(default);
+                    let pair = (default.element.clone(), default.attribute.clone());
+                    if self.declared.insert(pair) {
+                        self.defaults
+                            .entry(default.element.clone())
+                            .or_default()
+                            .push(default);
                     }
                 }
             } else if reader.keyword("<!ELEMENT") || reader.keyword("<!NOTATION") {
@@ -433,10 +436,11 @@ mod tests {
         let dtd = read(document);
         let found: Vec<_> = dtd
             .defaults("image")
+            .iter()
             .map(|d| (&*d.attribute, &*d.literal, &document[d.range.clone()]))
             .collect();
         assert_eq!(found, [("href", "d.png", "d.png"), ("y", "a", "a")]);
-        let fixed = dtd.defaults("use").next().unwrap();
+        let fixed = &dtd.defaults("use")[0];
         assert_eq!(
             (&*fixed.attribute, &document[fixed.range.clone()]),
             ("xlink:href", "u.svg")

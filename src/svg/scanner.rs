@@ -138,6 +138,10 @@ struct Scanner<'t> {
     values: Vec<SvgValue>,
 }
 
+/// Up to how many attributes a start tag's names are compared pairwise; beyond, through a set,
+/// so that no tag takes time quadratic in its length.
+const PAIRWISE: usize = 16;
+
 /// Where `]]>` is in `text`, which may not hold it outside a CDATA section (XML 1.0 §2.4).
 /// Most text holds no `>` at all: that is looked for first.
 fn cdata_end(text: &str) -> Option<usize> {
@@ -461,7 +465,8 @@ impl<'t> Scanner<'t> {
     /// are many, which go through a set.
     fn has_duplicate(&mut self, attributes: &[(Range<usize>, Range<usize>)], source: &str) -> bool {
         let name = |range: &Range<usize>| source.get(range.clone()).unwrap_or_default();
-        if attributes.len() <= 16 {
+        self.names.clear();
+        if attributes.len() <= PAIRWISE {
             return attributes.iter().enumerate().any(|(i, (a, _))| {
                 attributes
                     .get(i + 1..)
@@ -470,10 +475,27 @@ impl<'t> Scanner<'t> {
                     .any(|(b, _)| name(a) == name(b))
             });
         }
-        self.names.clear();
         !attributes
             .iter()
             .all(|(range, _)| self.names.insert(name(range).into()))
+    }
+
+    /// True when the current start tag, whose attributes are `attributes` (checked by
+    /// [`has_duplicate`](Self::has_duplicate), which keeps the names of a tag with many),
+    /// gives the attribute `name`.
+    fn specifies(
+        &self,
+        attributes: &[(Range<usize>, Range<usize>)],
+        source: &str,
+        name: &str,
+    ) -> bool {
+        if attributes.len() <= PAIRWISE {
+            attributes
+                .iter()
+                .any(|(range, _)| source.get(range.clone()) == Some(name))
+        } else {
+            self.names.contains(name)
+        }
     }
 
     /// Checks the attributes of a start tag named `qname` as a browser's parser does (every
@@ -521,18 +543,19 @@ impl<'t> Scanner<'t> {
         }
         if self.dtd.has_defaults() {
             for default in self.dtd.defaults(qname) {
-                let Some(prefix) = declared_prefix(&default.attribute) else {
-                    continue;
-                };
-                if attributes
-                    .iter()
-                    .any(|(name, _)| at(name) == &*default.attribute)
-                {
+                if self.specifies(attributes, source, &default.attribute) {
                     continue;
                 }
+                // A default is text the element gets without its being written there: like
+                // an entity's replacement text, it is taken from the budget, so that many
+                // elements given a long default cannot make the scan's time grow faster than
+                // the document.
+                self.budget.spend(default.literal.len() + 1)?;
                 decoded.clear();
                 normalize_attribute(&default.literal, &self.dtd, &mut self.budget, &mut decoded)?;
-                self.namespaces.bind(prefix, &decoded);
+                if let Some(prefix) = declared_prefix(&default.attribute) {
+                    self.namespaces.bind(prefix, &decoded);
+                }
             }
         }
         for (name, _) in attributes {
@@ -585,10 +608,7 @@ impl<'t> Scanner<'t> {
         }
         if self.dtd.has_defaults() {
             for default in self.dtd.defaults(qname) {
-                if attributes
-                    .iter()
-                    .any(|(name, _)| at(name) == &*default.attribute)
-                {
+                if self.specifies(attributes, source, &default.attribute) {
                     continue;
                 }
                 let Some((attribute_ns, attribute)) = self.namespaces.attribute(&default.attribute)

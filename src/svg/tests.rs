@@ -598,3 +598,40 @@ fn ranges_are_byte_offsets_in_non_ascii_text() {
     let text = svg("<text>日本語</text><image href=\"ü.png\"/>");
     assert_eq!(found(&text)[0].2, "ü.png");
 }
+
+/// A default applied to many elements is taken from the same budget as entity expansion.
+#[test]
+fn attribute_defaults_applied_many_times_are_bounded() {
+    let long = "x".repeat(100_000);
+    let text = format!(
+        "<!DOCTYPE svg [<!ATTLIST rect style CDATA \"fill:url(p.svg#{long})\">]>{}",
+        svg(&"<rect/>".repeat(40))
+    );
+    let scanned = scan(&text, usize::MAX);
+    assert_eq!(
+        scanned.stop.map(|s| s.reason),
+        Some(StopReason::EntityBudget)
+    );
+    assert!(!scanned.scan.urls.is_empty() && scanned.scan.urls.len() < 40);
+}
+
+/// A tag with many attributes: duplicates are still found, defaults still yield to them.
+#[test]
+fn tags_with_many_attributes() {
+    let many: String = (0..40).map(|i| format!(" a{i}=\"{i}\"")).collect();
+    let text = format!(
+        "<!DOCTYPE svg [<!ATTLIST image href CDATA \"default.png\">]>{}",
+        svg(&format!(
+            "<image{many} href=\"own.png\"/><image{many}/><image{many} a7=\"again\"/><image href=\"no.png\"/>"
+        ))
+    );
+    // Sorted by range: the default's lies in the DTD.
+    assert_eq!(
+        references(&text),
+        pairs(&[("image@href", "default.png"), ("image@href", "own.png")])
+    );
+    assert_eq!(
+        scan(&text, usize::MAX).stop.map(|s| s.reason),
+        Some(StopReason::NotWellFormed)
+    );
+}
