@@ -1,7 +1,8 @@
 //! The SVG scan: every URL of an SVG document (an `image/svg+xml` part, or an attachment named
 //! `*.svg`) that a browser follows or lets its reader click when the document is opened from
-//! a file, with its byte range in the decoded text, as [`HtmlUrl`](crate::html::HtmlUrl)s in an [`HtmlScan`], so
-//! that the machinery that reports, rewrites and extracts HTML URLs takes them as they are.
+//! a file, with its byte range in the decoded text, as [`HtmlUrl`](crate::html::HtmlUrl)s
+//! in an [`HtmlScan`], so that the machinery that reports, rewrites and extracts HTML URLs
+//! takes them as they are.
 //!
 //! # What is found
 //!
@@ -45,9 +46,9 @@
 //! `Char` production, an attribute whose namespace prefix is undeclared (Chromium cannot name
 //! it and stops), content before or after the root element, `]]>` or `--` where they are not
 //! allowed, an element nested deeper than [`MAX_DEPTH`]. An element whose start tag holds the
-//! error is not made, so its URLs are not reported. Errors `quick-xml` does not detect and
-//! this scan does not check either (a few rarer ones) let the scan read on: it may then
-//! report links a browser would not, never miss one it would show.
+//! error is not made, so its URLs are not reported. The rarer errors that neither
+//! `quick-xml` nor this scan checks let the scan read on: where the two differ, the scan
+//! reports links a browser would not show rather than miss links it would.
 //!
 //! # Entities
 //!
@@ -57,9 +58,10 @@
 //! becomes elements (a browser loads `<image>` elements written inside an entity); an
 //! `<!ATTLIST>` default value is an attribute of every element of that name without it.
 //! External entities are not loaded (browsers do not), nor are parameter entities expanded
-//! (Chromium does not). Expansion is bounded: entities nest at
-//! most [`MAX_ENTITY_DEPTH`](syntax::MAX_ENTITY_DEPTH) deep, and the replacement text read in
-//! all is at most four times the document's length (at least 1 MiB).
+//! (Chromium does not). Expansion is bounded: entities nest at most
+//! [`MAX_ENTITY_DEPTH`](syntax::MAX_ENTITY_DEPTH) deep, and the replacement text read in all,
+//! attribute defaults applied included, is at most four times the document's length (at
+//! least 1 MiB); past it the scan stops ([`StopReason::EntityBudget`]).
 //!
 //! # Ranges
 //!
@@ -77,15 +79,16 @@
 //! # Why quick-xml
 //!
 //! `quick-xml` is the most used XML reader for Rust, kept up to date, free of unsafe code
-//! (`#![forbid(unsafe_code)]`) and with no dependency but `memchr`. It reads from a `&str` without copying, so the
-//! position of every name and value in the text follows from the slices it returns, and it
-//! is a pull reader that hands over each event as it meets it: the events before a
-//! well-formedness error are all delivered, which is what a scan that stops where a browser
-//! stops needs. It checks end-tag names, attribute syntax and duplicates, comments and
+//! (`#![forbid(unsafe_code)]`) and with no dependency but `memchr`. It reads from a `&str`
+//! without copying, so the position of every name and value in the text follows from the
+//! slices it returns; and it is a pull reader that hands over each event as it meets it, so
+//! that every event before a well-formedness error is delivered, which a scan that stops
+//! where a browser stops needs. It checks end-tag names, attribute syntax, comments and
 //! unclosed references; what it leaves to its user (names, characters, references, the DTD,
-//! namespace values) is in [`syntax`], [`dtd`] and [`names`]. `xml-rs` and `xmlparser`
-//! give no byte offsets of attribute values, or are not kept up; `roxmltree` builds a tree
-//! and gives up on the first error.
+//! namespace values, and duplicate attributes, which its check finds at the cost of two
+//! allocations per tag) is in [`syntax`], [`dtd`], [`names`] and the scanner. `xml-rs` gives
+//! lines and columns, not byte offsets of values; `roxmltree` builds a tree and gives up at
+//! the first error, keeping nothing of what came before it.
 
 mod dtd;
 mod names;
