@@ -75,7 +75,8 @@ print(f"{count} message seeds in {analyze_dir}")
 import email
 import re
 
-MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096}
+MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096,
+           "svg_scan": 4096}
 small = []
 for path in sorted(list((fuzz_dir.parent / "samples").glob("*.eml"))
                    + list((fuzz_dir.parent / "tests" / "data").rglob("*.eml"))
@@ -125,5 +126,12 @@ for raw in small:
 for css in [b"a{background:url(x.png)}", b"@import url('a.css');", b"b{x:url( \"q\\\"r\" )}",
             b"c{mask:image-set(url(a) 1x)}", b"d{e:url(#clip)}"]:
     seed("css", css)
+# svg_scan: the SVG documents of tests/data/svg/, and the SVG elements of the HTML bodies.
+for path in sorted((fuzz_dir.parent / "tests" / "data" / "svg").glob("*.svg")):
+    seed("svg_scan", path.read_bytes())
+for raw in small:
+    for body in html_bodies(raw):
+        for svg in re.findall(rb"(?is)<svg\b.*?</svg>", body):
+            seed("svg_scan", svg)
 for target in MAX_LEN:
     print(f"{len(list((fuzz_dir / 'corpus' / target).glob('*')))} seeds in fuzz/corpus/{target}")

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::options::Options;
-use crate::{css, headers, html, mime, text};
+use crate::{css, headers, html, mime, svg, text};
 
 /// One entity as the MIME splitter found it.
 #[derive(Debug, Clone)]
@@ -304,5 +304,66 @@ pub fn uudecode(body: &[u8]) -> Uudecoded {
         no_end: repairs.no_end,
         bad_lines: repairs.bad_lines,
         after_end: repairs.after_end,
+    }
+}
+
+/// What the SVG scanner found.
+#[derive(Debug, Clone)]
+pub struct SvgScan {
+    /// Every URL, sorted by range start; `tag` is the element's local name (or
+    /// `xml-stylesheet`).
+    pub urls: Vec<SvgUrl>,
+    /// Index in `urls` of the XHTML `<base href>` that counts.
+    pub base: Option<usize>,
+    /// The raw values whose URLs are not at exact ranges: each range, and true when it is an
+    /// entity reference rather than a value with references.
+    pub inexact_values: Vec<(Range<usize>, bool)>,
+    /// Where reading stopped before the end (a well-formedness error or a limit).
+    pub stopped_at: Option<usize>,
+}
+
+/// One URL the SVG scanner found.
+#[derive(Debug, Clone)]
+pub struct SvgUrl {
+    /// The element's local name.
+    pub tag: String,
+    /// The attribute (`xlink:href` for XLink's `href`); `None` for a `<style>` element.
+    pub attribute: Option<&'static str>,
+    /// The URL's bytes in the text (see the SVG scan's docs for when they are exact).
+    pub range: Range<usize>,
+    /// The raw value's bytes; `None` in a `<style>` element whose URLs are at exact ranges.
+    pub value: Option<Range<usize>>,
+    /// The URL, decoded and trimmed.
+    pub reference: String,
+}
+
+/// Scans an SVG document, already decoded to UTF-8.
+pub fn svg_scan(text: &str) -> SvgScan {
+    let scanned = svg::scan(text, usize::MAX);
+    SvgScan {
+        urls: scanned
+            .scan
+            .urls
+            .iter()
+            .map(|url| SvgUrl {
+                tag: url.tag.to_string(),
+                attribute: url.attribute,
+                range: url.range.start..url.range.end,
+                value: url.value.map(|v| v.start..v.end),
+                reference: url.reference(text).to_owned(),
+            })
+            .collect(),
+        base: scanned.scan.base,
+        inexact_values: scanned
+            .values
+            .iter()
+            .map(|value| {
+                (
+                    value.range.start..value.range.end,
+                    value.text == svg::ValueText::Entity,
+                )
+            })
+            .collect(),
+        stopped_at: scanned.stop.map(|stop| stop.at),
     }
 }

@@ -89,6 +89,7 @@ mod rewrite;
 pub mod scan;
 #[doc(hidden)]
 pub mod stages;
+mod svg;
 pub mod target;
 pub(crate) mod text;
 pub mod url;

@@ -186,6 +186,53 @@ pub fn check_html_scan(data: &[u8]) {
     }
 }
 
+/// `svg_scan`: the SVG scanner on a decoded document (the input as UTF-8, lossily). Every
+/// range is in bounds on character boundaries, inside its value, sorted by start; a value
+/// the scan gives decoded lies in the text; where the URL's value is not given decoded and
+/// its text holds nothing XML or CSS would change (a reference, white space XML normalizes,
+/// a CSS escape, NUL, form feed, markup), the reference is exactly the text at its range,
+/// trimmed; the `<base>` index names a `base`; a stop lies in the text.
+pub fn check_svg_scan(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let scan = fuzzing::svg_scan(&text);
+    let mut previous_start = 0;
+    for url in &scan.urls {
+        let Some(at) = text.get(url.range.clone()) else {
+            panic!(
+                "range {:?} not in the text or not on char boundaries",
+                url.range
+            )
+        };
+        assert!(url.range.start >= previous_start, "URLs out of order");
+        previous_start = url.range.start;
+        let value = url.value.clone().unwrap_or(url.range.clone());
+        assert!(text.get(value.clone()).is_some(), "value {value:?}");
+        assert!(
+            value.start <= url.range.start && url.range.end <= value.end,
+            "range {:?} outside its value {value:?}",
+            url.range
+        );
+        let inexact = scan.inexact_values.iter().any(|(range, _)| *range == value);
+        if !inexact && !at.contains(['&', '\\', '\0', '\r', '\n', '\t', '\x0c', '<']) {
+            assert_eq!(
+                url.reference,
+                at.trim_matches(is_ascii_ws),
+                "at {:?}",
+                url.range
+            );
+        }
+    }
+    for (range, _) in &scan.inexact_values {
+        assert!(text.get(range.clone()).is_some(), "value {range:?}");
+    }
+    if let Some(base) = scan.base {
+        assert_eq!(scan.urls[base].tag, "base");
+    }
+    if let Some(at) = scan.stopped_at {
+        assert!(at <= text.len(), "stop at {at} past the end");
+    }
+}
+
 fn is_ascii_ws(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')
 }

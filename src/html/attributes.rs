@@ -162,7 +162,7 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 ];
 
 /// The attribute that makes a `<meta content>` a refresh (the HTML Standard's [refresh state](https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh)).
-pub(super) const HTTP_EQUIV: &str = "http-equiv";
+pub(crate) const HTTP_EQUIV: &str = "http-equiv";
 
 /// The attribute of `<iframe>` that holds a whole document (the HTML Standard's
 /// [`srcdoc`](https://html.spec.whatwg.org/multipage/iframe-embed-object.html#attr-iframe-srcdoc)),

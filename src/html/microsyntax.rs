@@ -12,7 +12,7 @@ use crate::css;
 
 /// Calls `found` with each URL of an entity-decoded value of the given kind: its range in
 /// `value` and its reference (CSS escapes undone, trimmed of ASCII white space).
-pub(super) fn for_each_url(
+pub(crate) fn for_each_url(
     kind: UrlKind,
     value: &str,
     mut found: impl FnMut(Range<usize>, Cow<'_, str>),

@@ -109,6 +109,39 @@ pub(crate) struct HtmlUrl {
 }
 
 impl HtmlUrl {
+    /// A URL found by a scan of another kind of document (an SVG document, read as XML):
+    /// `range` and `value` index `text`, `reference` is the URL as the document gives it
+    /// (references decoded, trimmed), kept only when it differs from the text at `range`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        text: &str,
+        tag: Cow<'static, str>,
+        attribute: Option<&'static str>,
+        range: ByteRange,
+        reference: &str,
+        is_base_candidate: bool,
+        kind: UrlKind,
+        value: Option<ByteRange>,
+    ) -> Self {
+        let decoded =
+            (text.get(range.start..range.end) != Some(reference)).then(|| Box::from(reference));
+        HtmlUrl {
+            tag,
+            attribute,
+            range,
+            decoded,
+            is_base_candidate,
+            kind,
+            value,
+            document: 0,
+        }
+    }
+
+    /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
+    pub(crate) fn is_base_candidate(&self) -> bool {
+        self.is_base_candidate
+    }
+
     /// The URL entity-decoded and trimmed of ASCII white space (CSS escapes undone in CSS);
     /// `text` is the document that was scanned.
     pub fn reference<'t>(&'t self, text: &'t str) -> &'t str {
@@ -318,6 +351,16 @@ fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
     };
     (scan, state.srcdocs)
 }
+
+/// The name and kind of `attribute` on `tag` (both as the HTML tokenizer gives them,
+/// lowercase) when it holds URLs on an element in the HTML namespace, from the same table as
+/// the HTML scan; `http-equiv` is not one (see [`HTTP_EQUIV`]).
+pub(crate) fn html_url_attribute(tag: &[u8], attribute: &[u8]) -> Option<(&'static str, UrlKind)> {
+    attributes::url_attribute(tag, attribute, tree::Namespace::Html).map(|row| (row.name, row.kind))
+}
+
+pub(crate) use attributes::HTTP_EQUIV;
+pub(crate) use microsyntax::for_each_url;
 
 /// The URLs in an entity-decoded attribute value of the given kind: each one's range in
 /// `value` and its reference (CSS escapes undone, trimmed).
