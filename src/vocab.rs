@@ -408,8 +408,10 @@ serde_by_name!(BaseSource, Resolver, TargetMatch, DocumentKind, ChosenBy);
 /// tokenizer gives names; `xlink:href` is SVG's): what `html:<tag>@<attribute>` names in a URL
 /// record. Sources: the HTML Standard's
 /// [attribute index](https://html.spec.whatwg.org/multipage/indices.html#attributes-3), HTML
-/// 4.01's `%URI` attributes, SVG 2's `href` and `xlink:href`, `content` of a meta refresh and
-/// `style` (CSS).
+/// 4.01's `%URI` attributes, SVG 2's `href` and `xlink:href`, `content` of a meta refresh,
+/// `style` (CSS), and the SVG presentation attributes that take a CSS `url()` (`fill`,
+/// `stroke`, `filter`, `clip-path`, `mask`, `marker-start`, `marker-mid`, `marker-end`,
+/// `cursor`; SVG 2 §6.6, read in SVG documents).
 pub const URL_ATTRIBUTE_NAMES: &[&str] = &[
     "href",
     "src",
@@ -430,6 +432,15 @@ pub const URL_ATTRIBUTE_NAMES: &[&str] = &[
     "xlink:href",
     "content",
     "style",
+    "fill",
+    "stroke",
+    "filter",
+    "clip-path",
+    "mask",
+    "marker-start",
+    "marker-mid",
+    "marker-end",
+    "cursor",
 ];
 
 /// `name` as [`URL_ATTRIBUTE_NAMES`] spells it (compared exactly: names are lowercase), when it

@@ -1,6 +1,7 @@
-"""The links of every HTML document part against Chromium's: the oracle for HTML pages, for the
-HTML alternatives some clients render (``text/x-amp-html``, ``text/watch-html``), for HTML files
-sent under another media type, and for ``<iframe srcdoc>`` documents.
+"""The links of every HTML and SVG document part against Chromium's: the oracle for HTML pages,
+for the HTML alternatives some clients render (``text/x-amp-html``, ``text/watch-html``), for
+HTML and SVG files sent under another media type, for SVG documents, and for ``<iframe srcdoc>``
+documents.
 
 Oracle: Chromium (Debian's ``chromium``, or ``$CHROMIUM``) driven by Playwright, scripting off as
 mail clients render, every request aborted (no network). Each document part is opened as a
@@ -24,11 +25,15 @@ attribute, URL): the parser's tree can hold an element more often than the sourc
 adoption agency algorithm clones an ``<a>`` that formatting elements cross), so the counts of
 equal links are not compared. A relative reference that Chromium resolves against the
 document's own address (the file, or the page address when the part has no base) is what
-mimebase reports unresolved.
+mimebase reports unresolved. In an SVG document (opened as ``image/svg+xml``, or from a
+``.svg`` file) the links compared are the ``href`` and XLink ``href`` of every SVG ``a``,
+``image``, ``use`` and ``feImage`` element of the document Chromium built (up to the first XML
+error, where its parser stops), resolved against the document's base.
 
 The messages: this repository's ``samples/`` and ``tests/data/reach/`` (written here in the
 shapes phishing and real mail use), and ``../shared/corpus/messages/`` and
-``../shared/corpus/suites/`` (mail and saved pages other projects wrote). Parts that cannot be
+``../shared/corpus/suites/`` (mail and saved pages other projects wrote), and the saved pages
+of ``../shared/corpus/bench/``. Parts that cannot be
 shown as the client shows them are left out, each with its reason in ``skipped`` (printed when
 run as a script): a part inside an encoded ``message/rfc822`` (its bytes are not in the file),
 one whose base is not an ``http``/``https`` URL (Chromium cannot be made to load a page there),
@@ -94,6 +99,11 @@ URL_PROPERTIES = [
     ("object", "data", "data"),
 ]
 
+# The SVG elements and attributes compared in SVG documents.
+SVG_TABLE = {
+    (tag, attribute) for tag in ("a", "image", "use", "feImage") for attribute in ("href", "xlink:href")
+}
+
 LINKS = """(table) => {
   const XHTML = "http://www.w3.org/1999/xhtml";
   const links = [];
@@ -119,6 +129,22 @@ LINKS = """(table) => {
   return {base: document.baseURI, links};
 }"""
 
+SVG_LINKS = """() => {
+  const SVG = "http://www.w3.org/2000/svg", XLINK = "http://www.w3.org/1999/xlink";
+  const links = [];
+  for (const element of document.getElementsByTagNameNS(SVG, "*")) {
+    if (!["a", "image", "use", "feImage"].includes(element.localName)) continue;
+    for (const [namespace, name] of [[null, "href"], [XLINK, "xlink:href"]]) {
+      const raw = element.getAttributeNS(namespace, "href");
+      if (raw === null) continue;
+      let url;
+      try { url = new URL(raw.trim(), document.baseURI).href; } catch (e) { url = null; }
+      links.push([element.localName, name, raw, url]);
+    }
+  }
+  return {base: document.baseURI, links};
+}"""
+
 # A reference with a scheme (RFC 3986 §3.1), after the leading white space a URL parser trims.
 HAS_SCHEME = re.compile(r"^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -134,6 +160,8 @@ def messages():
         for p in (CORPUS / "suites").rglob("*")
         if p.is_file() and p.suffix.lower() not in (".xml", ".md")
     )
+    # The saved web pages of the throughput corpus (its SVG parts among them).
+    found += sorted(p for p in (CORPUS / "bench").rglob("*") if p.suffix.lower() in (".mht", ".mhtml"))
     assert len(found) >= 100, f"expected the samples and the corpus, found {len(found)}"
     return found
 
@@ -171,6 +199,18 @@ def origin(url):
     """The scheme and authority of a URL: ``http://no-base.invalid``, ``file://``."""
     scheme, _, rest = url.partition("://")
     return scheme + "://" + rest.split("/", 1)[0]
+
+
+def chromium_svg_links(frame, own_address):
+    """(0, tag, attribute, URL) of every `href` and XLink `href` of an SVG `a`, `image`, `use`
+    and `feImage` of an SVG document, resolved against its base; relative ones against its own
+    address are None, as for HTML."""
+    seen = frame.evaluate(SVG_LINKS)
+    against_own = own_address is not None and origin(seen["base"]) == origin(own_address)
+    return [
+        (0, tag, attribute, None if against_own and not HAS_SCHEME.match(raw) else url)
+        for tag, attribute, raw, url in seen["links"]
+    ]
 
 
 def chromium_links(frame, own_address):
@@ -211,8 +251,9 @@ def compare_message(path, browser, cli, workdir):
     table = {(tag, attribute) for tag, attribute, _ in URL_PROPERTIES}
     for entity in record["entities"]:
         document = entity.get("document")
-        if not document or document["kind"] != "html":
+        if not document or document["kind"] not in ("html", "svg"):
             continue
+        svg = document["kind"] == "svg"
         part = entity["part"]
         damaged = any(
             d["part"] == part and d["kind"] == "bad_transfer_encoding" for d in record["diagnostics"]
@@ -235,7 +276,7 @@ def compare_message(path, browser, cli, workdir):
         attachment = document["by"] == "file_name"
         own_address = None
         if attachment:
-            file = workdir / f"part-{part}.html"
+            file = workdir / f"part-{part}.{'svg' if svg else 'html'}"
             file.write_bytes(body)
             address = file.as_uri()
             own_address = address
@@ -256,7 +297,9 @@ def compare_message(path, browser, cli, workdir):
             url = request_route.request.url
             if not served and url.split("#")[0] == address.split("#")[0] and not attachment:
                 served.append(url)
-                content_type = "text/html" + (f"; charset={charset}" if isinstance(charset, str) else "")
+                content_type = ("image/svg+xml" if svg else "text/html") + (
+                    f"; charset={charset}" if isinstance(charset, str) else ""
+                )
                 request_route.fulfill(status=200, headers={"Content-Type": content_type}, body=body)
             elif url.startswith("file:") and url == address:
                 request_route.continue_()
@@ -269,20 +312,24 @@ def compare_message(path, browser, cli, workdir):
         except Exception as error:  # a page that never loads is a failure of the test
             page.close()
             raise AssertionError(f"{path} part {part}: Chromium could not open it: {error}")
-        theirs = set(chromium_links(page.main_frame, own_address))
+        if svg:
+            theirs = set(chromium_svg_links(page.main_frame, own_address))
+        else:
+            theirs = set(chromium_links(page.main_frame, own_address))
         page.close()
+        prefix = "svg:" if svg else "html:"
         ours = set(
             (
                 url.get("srcdoc", 0),
-                url["source"][len("html:") :].split("@")[0],
-                url["source"].split("@")[1],
+                url["source"][len(prefix) :].split("@")[0],
+                url["source"].split("@", 1)[1],
                 url["resolved"],
             )
             for url in record["urls"]
             if url["part"] == part
-            and url["source"].startswith("html:")
+            and url["source"].startswith(prefix)
             and "@" in url["source"]
-            and tuple(url["source"][len("html:") :].split("@", 1)) in table
+            and tuple(url["source"][len(prefix) :].split("@", 1)) in (SVG_TABLE if svg else table)
         )
         results.append((part, theirs, ours, None))
     return results

@@ -13,17 +13,19 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{BaseRecord, Diagnostic, DiagnosticKind, Document, UrlRecord, UrlSource};
+use crate::svg;
 use crate::vocab::{ChosenBy, DocumentKind};
 
-/// Decodes and scans an HTML body, hands its URL records to `sink` and returns its effective
-/// base (the content base, base precedence step 1, when it has a usable `<base href>`, else
-/// `header_base`) and what was scanned; `None` when the part was not scanned (decoded size
-/// limit).
+/// Decodes and scans an HTML or SVG body (`kind`), hands its URL records to `sink` and
+/// returns its effective base (the content base, base precedence step 1, when it has a usable
+/// `<base href>`, else `header_base`) and what was scanned; `None` when the part was not
+/// scanned (decoded size limit).
 #[allow(clippy::too_many_arguments)] // each is a different part of the analysis state
 pub(super) fn html_urls(
     bytes: &[u8],
     entity: &Entity,
     index: usize,
+    kind: DocumentKind,
     header_base: &Arc<BaseRecord>,
     state: &mut HtmlState,
     options: &Options,
@@ -38,7 +40,7 @@ pub(super) fn html_urls(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::DecodedSizeLimit,
             message: format!(
-                "decoding HTML bodies passed {} bytes; this part is not scanned",
+                "decoding the bodies read for links passed {} bytes; this part is not scanned",
                 options.max_decoded_bytes()
             ),
         });
@@ -46,9 +48,19 @@ pub(super) fn html_urls(
         return None;
     };
     state.decoded_budget = remaining;
-    let (text, encoding, charset_known, charset_errors) =
-        decode_charset(&body, &entity.content_type, entity, diagnostics);
-    let scan = html::scan(&text, sink.url_budget);
+    let (text, encoding, charset_known, charset_errors) = match kind {
+        DocumentKind::Svg => xml_charset(&body, &entity.content_type, entity, diagnostics),
+        _ => decode_charset(&body, &entity.content_type, entity, diagnostics),
+    };
+    let (scan, svg_values) = if kind == DocumentKind::Svg {
+        let scanned = svg::scan(&text, sink.url_budget);
+        if let Some(stop) = scanned.stop {
+            diagnostics.push(svg_stop(entity, stop));
+        }
+        (scanned.scan, scanned.values)
+    } else {
+        (html::scan(&text, sink.url_budget), Vec::new())
+    };
     sink.url_budget = sink.url_budget.saturating_sub(scan.urls.len());
     if scan.not_recorded > 0 {
         diagnostics.push(url_limit(entity, scan.not_recorded, "body", options));
@@ -130,14 +142,23 @@ pub(super) fn html_urls(
             .map_or(0, |srcdoc| srcdoc.depth);
         let reference = found.reference(&text);
         let resolution = resolve(resolver, against, reference, Some(encoding));
-        let record = UrlRecord {
-            part: entity.part.clone(),
-            source: UrlSource::Html {
+        let source = if kind == DocumentKind::Svg {
+            UrlSource::Svg {
+                tag: found.tag.clone(),
+                attribute: found.attribute,
+                range,
+            }
+        } else {
+            UrlSource::Html {
                 tag: found.tag.clone(),
                 attribute: found.attribute,
                 range,
                 srcdoc,
-            },
+            }
+        };
+        let record = UrlRecord {
+            part: entity.part.clone(),
+            source,
             reference: reference.to_owned(),
             resolution,
             base: Arc::clone(against),
@@ -152,7 +173,7 @@ pub(super) fn html_urls(
     let part = HtmlPart {
         entity: 0,
         document: Document {
-            kind: DocumentKind::Html,
+            kind,
             by: ChosenBy::MediaType,
             attachment: false,
         },
@@ -173,8 +194,107 @@ pub(super) fn html_urls(
             Vec::new()
         },
         srcdocs: if keep { scan.srcdocs } else { Vec::new() },
+        svg_values: if keep { svg_values } else { Vec::new() },
     };
     Some((base, part))
+}
+
+/// The diagnostic of an SVG document that a browser stops reading at `stop`.
+fn svg_stop(entity: &Entity, stop: svg::Stop) -> Diagnostic {
+    use svg::StopReason::*;
+    let why = match stop.reason {
+        NotWellFormed => "it is not well-formed XML there",
+        InvalidChar => "a character XML does not allow",
+        LessThanInAttribute => "a `<` in an attribute value",
+        BadReference => "a malformed character or entity reference",
+        UndeclaredEntity => "a reference to an entity the document does not declare",
+        ExternalEntityInAttribute => "a reference to an external entity in an attribute value",
+        UndeclaredPrefix => "an attribute whose namespace prefix is not declared",
+        EntityLoop => "an entity that refers to itself",
+        EntityDepth => "entities nested deeper than a browser expands them",
+        TooDeep => "elements nested deeper than a browser reads",
+        EntityBudget => {
+            return Diagnostic {
+                part: Some(entity.part.clone()),
+                kind: DiagnosticKind::XmlEntityLimit,
+                message: format!(
+                    "the SVG document's entities expand to more than four times its size (at least 1 MiB); it is read up to byte {}, where that limit was reached",
+                    stop.at
+                ),
+            };
+        }
+    };
+    Diagnostic {
+        part: Some(entity.part.clone()),
+        kind: DiagnosticKind::XmlError,
+        message: format!(
+            "the SVG document stops at byte {} ({why}): a browser's XML parser shows and links only what comes before, and so is it read",
+            stop.at
+        ),
+    }
+}
+
+/// An SVG (XML) body as UTF-8 text, with the encoding used, whether the declared label was
+/// known and whether the body had byte sequences the encoding does not allow. The encoding is
+/// XML's (XML 1.0 Appendix F, RFC 7303 §3.2): a byte order mark, else the `charset`
+/// parameter, else the `encoding` of the XML declaration, else UTF-8.
+fn xml_charset<'a>(
+    body: &'a [u8],
+    content_type: &ContentType,
+    entity: &Entity,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Cow<'a, str>, &'static Encoding, bool, bool) {
+    let (declared, known) = declared_encoding(content_type);
+    if !known {
+        let label = content_type.param("charset").unwrap_or_default().trim();
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::UnknownCharset,
+            message: format!(
+                "unknown charset \"{label}\"; decoded as the XML declaration says, else as UTF-8"
+            ),
+        });
+    }
+    let encoding = Encoding::for_bom(body)
+        .map(|(encoding, _)| encoding)
+        .or(declared)
+        .or_else(|| xml_declaration_encoding(body))
+        .unwrap_or(UTF_8);
+    if encoding == UTF_8
+        && let Ok(text) = std::str::from_utf8(body)
+    {
+        return (Cow::Borrowed(text), UTF_8, known, false);
+    }
+    let (text, errors) = encoding.decode_without_bom_handling(body);
+    (text, encoding, known, errors)
+}
+
+/// The encoding the XML declaration at the start of `body` names (`<?xml version="1.0"
+/// encoding="ISO-8859-1"?>`, XML 1.0 §4.3.3), when it names one `encoding_rs` knows. A
+/// UTF-16 label is read as UTF-8, as the HTML Standard's prescan reads one: bytes that decode
+/// as ASCII are not UTF-16.
+fn xml_declaration_encoding(body: &[u8]) -> Option<&'static Encoding> {
+    let declaration = body.strip_prefix(b"<?xml")?;
+    let end = memchr::memmem::find(declaration.get(..1024).unwrap_or(declaration), b"?>")?;
+    let declaration = declaration.get(..end)?;
+    let at = memchr::memmem::find(declaration, b"encoding")?;
+    let rest = declaration
+        .get(at + b"encoding".len()..)?
+        .trim_ascii_start();
+    let rest = rest.strip_prefix(b"=")?.trim_ascii_start();
+    let (&quote, rest) = rest.split_first()?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let label = rest.get(..memchr::memchr(quote, rest)?)?;
+    let encoding = Encoding::for_label(label)?;
+    Some(
+        if encoding == encoding_rs::UTF_16BE || encoding == encoding_rs::UTF_16LE {
+            UTF_8
+        } else {
+            encoding
+        },
+    )
 }
 
 /// The body as UTF-8 text, the encoding used, whether the declared label was known (see

@@ -176,6 +176,9 @@ pub(crate) struct HtmlPart {
     pub fetch_attributes: Vec<html::FetchAttribute>,
     /// Its `<iframe srcdoc>` documents, whose texts the ranges of their URLs index.
     pub srcdocs: Vec<html::Srcdoc>,
+    /// For an SVG document: the values whose URLs are not at exact ranges, as decoded (see
+    /// [`svg::SvgValue`](crate::svg::SvgValue)).
+    pub svg_values: Vec<crate::svg::SvgValue>,
 }
 
 /// Which scanned HTML parts [`analyze_in_detail`] keeps, with their text and URLs.
@@ -304,7 +307,7 @@ pub(crate) fn analyze_in_detail(
         let base = match document {
             Some(
                 document @ Document {
-                    kind: DocumentKind::Html,
+                    kind: DocumentKind::Html | DocumentKind::Svg,
                     ..
                 },
             ) => {
@@ -319,6 +322,7 @@ pub(crate) fn analyze_in_detail(
                     walk.bytes(raw, entity.buffer),
                     entity,
                     index,
+                    document.kind,
                     body_base,
                     &mut state,
                     options,
@@ -353,11 +357,6 @@ pub(crate) fn analyze_in_detail(
                 );
                 Arc::clone(header_base)
             }
-            Some(Document {
-                kind: DocumentKind::Svg,
-                by: ChosenBy::FileName,
-                ..
-            }) => Arc::clone(&attachment_base),
             _ => Arc::clone(header_base),
         };
         let parent = entity.parent.and_then(|i| records.get(i));

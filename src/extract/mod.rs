@@ -242,7 +242,9 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
         .urls
         .iter()
         .map(|url| {
-            let UrlSource::Html { tag, attribute, .. } = &url.source else {
+            let (UrlSource::Html { tag, attribute, .. } | UrlSource::Svg { tag, attribute, .. }) =
+                &url.source
+            else {
                 return None;
             };
             if tag == "base" && *attribute == Some("href") {

@@ -250,8 +250,16 @@ mod tests {
                 assert!(vocab::ELEMENT_NAMES.contains(name), "{name}");
             }
         }
+        // The vocabulary's other names are those the SVG scan reads in SVG documents.
         for name in vocab::URL_ATTRIBUTE_NAMES {
-            assert!(URL_ATTRIBUTES.iter().any(|row| row.name == *name), "{name}");
+            assert!(
+                URL_ATTRIBUTES.iter().any(|row| row.name == *name)
+                    || crate::svg::PRESENTATION_ATTRIBUTES.contains(name),
+                "{name}"
+            );
+        }
+        for name in crate::svg::PRESENTATION_ATTRIBUTES {
+            assert_eq!(vocab::url_attribute_name(name), Some(name));
         }
     }
 

@@ -422,6 +422,13 @@ pub enum DiagnosticKind {
     /// A `cid:` URL names no `Content-ID` of the message (RFC 2392): a broken inline image
     /// or frame. See [`target`](crate::target) for how Content-IDs are compared.
     UnmatchedCid,
+    /// An SVG document is not well-formed XML at some point (the message says where and why):
+    /// a browser's XML parser stops there and shows, and links, only what came before it, so
+    /// the scan reads it up to there too.
+    XmlError,
+    /// An SVG document's entities expand to more than four times its size (at least 1 MiB):
+    /// it is read up to where that limit was reached.
+    XmlEntityLimit,
     /// Finding the links of a plain-text body stopped early: the text holds more would-be
     /// URLs that do not parse than the link finder checks (four times the text's size, plus
     /// 64 KiB), a shape only text made to waste time has; the links after them are not
@@ -451,6 +458,7 @@ impl DiagnosticKind {
                 | DiagnosticKind::NoscriptLimit
                 | DiagnosticKind::UrlLimit
                 | DiagnosticKind::TextLimit
+                | DiagnosticKind::XmlEntityLimit
         )
     }
 }

@@ -8,6 +8,9 @@ use std::ops::Range;
 
 use crate::analyze::HtmlPart;
 use crate::html::{self, UrlKind, value_urls};
+use crate::report::ByteRange;
+use crate::svg::{SvgValue, ValueText};
+use crate::vocab::DocumentKind;
 
 /// The edits of the decoded text: `(range in the text, new text)`, sorted, not overlapping.
 ///
@@ -32,7 +35,12 @@ pub(super) fn text_edits<'a>(
     let mut edits_of: Vec<Vec<(Range<usize>, String)>> = urls_of
         .iter()
         .enumerate()
-        .map(|(document, urls)| document_edits(text_of(document), urls, resolved_of))
+        .map(|(document, urls)| {
+            // Only the part's own document can be SVG: `srcdoc` documents are HTML.
+            let xml = (document == 0 && part.document.kind == DocumentKind::Svg)
+                .then_some(part.svg_values.as_slice());
+            document_edits(text_of(document), urls, xml, resolved_of)
+        })
         .collect();
     for (index, srcdoc) in part.srcdocs.iter().enumerate().rev() {
         let edits = std::mem::take(edits_of.get_mut(index + 1).unwrap_or(&mut Vec::new()));
@@ -75,12 +83,29 @@ fn apply_to_text(text: &str, edits: &[(Range<usize>, String)]) -> String {
 }
 
 /// The edits of one document's text (the part's own, or a `srcdoc` document's) for its URLs
-/// `urls`.
+/// `urls`. `xml` is `Some` for an SVG document, with the values whose URLs are not at exact
+/// ranges as the SVG scan decoded them: new text is then escaped for XML (XML 1.0 §2.4, §3.1:
+/// `&` and `<` always, and the quote that delimits an attribute value), a value is rebuilt from
+/// its XML decoding, and a URL that came from an entity's replacement text, or from a
+/// `<style>` element whose text is not one run of characters, is left as it is.
 fn document_edits<'a>(
     text: &str,
     urls: &[&(html::HtmlUrl, usize)],
+    xml: Option<&[SvgValue]>,
     resolved_of: &dyn Fn(usize) -> Option<&'a str>,
 ) -> Vec<(Range<usize>, String)> {
+    let svg_value = |range: ByteRange| {
+        xml.and_then(|values| {
+            values
+                .binary_search_by_key(&(range.start, range.end), |v| (v.range.start, v.range.end))
+                .ok()
+                .and_then(|i| values.get(i))
+        })
+    };
+    let escape = |value: &str, quote: Option<u8>| match xml {
+        Some(_) => escape_xml_attribute(value, quote),
+        None => escape_attribute(value, quote),
+    };
     let byte_before = |at: usize| {
         at.checked_sub(1)
             .and_then(|i| text.as_bytes().get(i))
@@ -101,16 +126,29 @@ fn document_edits<'a>(
     let mut rebuilt: HashSet<(usize, usize)> = HashSet::new();
     for (url, record) in urls.iter().copied() {
         let Some(value) = url.value else {
-            // CSS in a <style> element: raw text, exact range.
+            // CSS in a <style> element: raw text, exact range (in XML, text that is not one
+            // run of characters is left alone, and `&` is written as a CSS escape).
+            if xml.is_some() && svg_value(url.range).is_some() {
+                continue;
+            }
             if let Some(resolved) = resolved_of(*record) {
                 let quote = byte_before(url.range.start).filter(|b| matches!(b, b'"' | b'\''));
-                edits.push((url.range.start..url.range.end, css_escape(resolved, quote)));
+                let mut new = css_escape(resolved, quote);
+                if xml.is_some() {
+                    new = new.replace('&', "\\26 ");
+                }
+                edits.push((url.range.start..url.range.end, new));
             }
             continue;
         };
         let raw_value = text.get(value.start..value.end).unwrap_or_default();
         let quote = byte_before(value.start).filter(|b| matches!(b, b'"' | b'\''));
-        if quote.is_some() && !raw_value.contains('&') {
+        let decoded_by_xml = match svg_value(value).map(|v| &v.text) {
+            Some(ValueText::Entity) => continue,
+            Some(ValueText::Decoded(decoded)) => Some(decoded.as_str()),
+            None => None,
+        };
+        if quote.is_some() && !raw_value.contains('&') && decoded_by_xml.is_none() {
             if let Some(resolved) = resolved_of(*record) {
                 let new = match url.kind {
                     UrlKind::StyleAttribute => {
@@ -120,10 +158,7 @@ fn document_edits<'a>(
                     }
                     _ => resolved.to_owned(),
                 };
-                edits.push((
-                    url.range.start..url.range.end,
-                    escape_attribute(&new, quote),
-                ));
+                edits.push((url.range.start..url.range.end, escape(&new, quote)));
             }
             continue;
         }
@@ -137,7 +172,10 @@ fn document_edits<'a>(
         if siblings.iter().all(|record| resolved_of(*record).is_none()) {
             continue;
         }
-        let decoded = htmlize::unescape_attribute(raw_value);
+        let decoded = match decoded_by_xml {
+            Some(decoded) => std::borrow::Cow::Borrowed(decoded),
+            None => htmlize::unescape_attribute(raw_value),
+        };
         let mut new = String::with_capacity(decoded.len() + 64);
         let mut at = 0;
         for ((range, _), record) in value_urls(url.kind, &decoded).into_iter().zip(siblings) {
@@ -160,9 +198,9 @@ fn document_edits<'a>(
         }
         new.push_str(decoded.get(at..).unwrap_or_default());
         let replacement = match quote {
-            Some(_) => escape_attribute(&new, quote),
-            None if needs_quotes(&new) => format!("\"{}\"", escape_attribute(&new, Some(b'"'))),
-            None => escape_attribute(&new, None),
+            Some(_) => escape(&new, quote),
+            None if needs_quotes(&new) => format!("\"{}\"", escape(&new, Some(b'"'))),
+            None => escape(&new, None),
         };
         edits.push((value.start..value.end, replacement));
     }
@@ -179,6 +217,26 @@ pub(super) fn escape_attribute(value: &str, quote: Option<u8>) -> String {
             '&' => out.push_str("&amp;"),
             '"' if quote == Some(b'"') => out.push_str("&quot;"),
             '\'' if quote == Some(b'\'') => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// An attribute value escaped for XML (XML 1.0 §2.4, §3.3.3): `&` and `<` always, the quote
+/// that delimits it, and tab, LF and CR as character references, which attribute-value
+/// normalization would otherwise turn into spaces.
+fn escape_xml_attribute(value: &str, quote: Option<u8>) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '"' if quote == Some(b'"') => out.push_str("&quot;"),
+            '\'' if quote == Some(b'\'') => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
             _ => out.push(c),
         }
     }

@@ -501,10 +501,17 @@ fn read_back<'a>(
     part: &'a HtmlPart,
     resolved_of: &dyn Fn(usize) -> Option<&'a str>,
 ) -> Result<(), String> {
-    let (encoding, _) = text_encoding(new, &entity.content_type);
+    let encoding = match part.document.kind {
+        // The SVG part's encoding came from XML's rules, which splicing ASCII URLs keeps.
+        DocumentKind::Svg => part.encoding,
+        _ => text_encoding(new, &entity.content_type).0,
+    };
     let (text, _) = encoding.decode_without_bom_handling(new);
     // One more than expected is enough to tell a different count.
-    let found = html::scan(&text, part.urls.len().saturating_add(1));
+    let found = match part.document.kind {
+        DocumentKind::Svg => crate::svg::scan(&text, part.urls.len().saturating_add(1)).scan,
+        _ => html::scan(&text, part.urls.len().saturating_add(1)),
+    };
     let expected = part.urls.iter().map(|(url, record)| {
         resolved_of(*record).map_or(url.reference(&part.text), |resolved| resolved)
     });

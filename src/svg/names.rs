@@ -150,7 +150,7 @@ const SVG_HREF_ELEMENTS: [&str; 4] = ["a", "image", "use", "feImage"];
 /// The SVG presentation attributes (SVG 2 §6.6) whose values can hold a CSS `url()` that a
 /// browser loads: paint servers, filters, clipping paths, masks, markers and cursors.
 /// Chromium loads an external document named in any of them.
-pub(super) const PRESENTATION_ATTRIBUTES: [&str; 9] = [
+pub(crate) const PRESENTATION_ATTRIBUTES: [&str; 9] = [
     "fill",
     "stroke",
     "filter",
