@@ -76,7 +76,7 @@ import email
 import re
 
 MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096,
-           "svg_scan": 4096}
+           "svg_scan": 4096, "srcdoc": 4096}
 small = []
 for path in sorted(list((fuzz_dir.parent / "samples").glob("*.eml"))
                    + list((fuzz_dir.parent / "tests" / "data").rglob("*.eml"))
@@ -133,5 +133,17 @@ for raw in small:
     for body in html_bodies(raw):
         for svg in re.findall(rb"(?is)<svg\b.*?</svg>", body):
             seed("svg_scan", svg)
+# srcdoc: HTML bodies with an <iframe srcdoc>: the messages written for it, and a few shapes
+# (nested, single-quoted, unquoted, references at a URL's ends).
+for path in sorted((fuzz_dir.parent / "tests" / "data" / "reach").glob("*.eml")):
+    for body in html_bodies(path.read_bytes()):
+        if b"srcdoc" in body:
+            seed("srcdoc", body)
+for html in [b'<iframe srcdoc="<a href=&quot;x&amp;y&quot;>">',
+             b"<iframe srcdoc='<base href=\"http://b/\"><img src=\"i\">'>",
+             b"<iframe srcdoc=<a&#32;href=z>>",
+             b'<iframe srcdoc="<iframe srcdoc=&quot;<a href=&amp;quot;d&amp;quot;>&quot;>">',
+             b'<iframe srcdoc="<a href=&#34;&lt;u&gt;&#34;>">']:
+    seed("srcdoc", html)
 for target in MAX_LEN:
     print(f"{len(list((fuzz_dir / 'corpus' / target).glob('*')))} seeds in fuzz/corpus/{target}")

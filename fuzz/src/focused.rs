@@ -186,6 +186,71 @@ pub fn check_html_scan(data: &[u8]) {
     }
 }
 
+/// `srcdoc`: the URLs of `<iframe srcdoc>` documents in a decoded HTML body (the input as
+/// UTF-8, lossily). Every range is in bounds on character boundaries, in document order, and
+/// inside the value of a `srcdoc` attribute of the body's own document; for a URL one
+/// `srcdoc` deep, the raw text at its range, its character references decoded (the `srcdoc`
+/// value's), holds the URL's text in the `srcdoc` document (the range is exact, or widened
+/// only over references), which holds the reference as written or, its own references
+/// decoded (the inner attribute value's), as the reference; the URLs of the body's
+/// own document are unchanged by the documents inside it (the `html_scan` target checks them).
+pub fn check_srcdoc(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (urls, values) = fuzzing::srcdoc_scan(&text);
+    let mut previous = 0;
+    // The tokenizer's input stream turns CR and CR LF into LF and NUL into U+FFFD in a value.
+    let normalize = |s: &str| {
+        s.replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .replace('\0', "\u{fffd}")
+    };
+    for url in &urls {
+        let Some(at) = text.get(url.range.clone()) else {
+            panic!(
+                "range {:?} not in the text or not on char boundaries",
+                url.range
+            )
+        };
+        assert!(
+            url.range.start >= previous,
+            "out of order at {:?}",
+            url.range
+        );
+        previous = url.range.start;
+        assert!(url.depth >= 1, "depth {}", url.depth);
+        assert!(
+            values
+                .iter()
+                .any(|v| v.start <= url.range.start && url.range.end <= v.end),
+            "range {:?} outside every srcdoc value {values:?}",
+            url.range
+        );
+        if url.depth == 1 {
+            let inner = htmlize::unescape_attribute(at);
+            let decoded = normalize(&inner);
+            let reference = normalize(&url.reference);
+            assert!(
+                decoded.contains(&reference)
+                    || normalize(&htmlize::unescape_attribute(&*inner)).contains(&reference),
+                "{:?} at {:?} does not hold {:?}",
+                decoded,
+                url.range,
+                url.reference
+            );
+        }
+    }
+    let own = fuzzing::html_scan(&text);
+    for url in &own.urls {
+        assert!(
+            !values
+                .iter()
+                .any(|v| v.start < url.range.start && url.range.end < v.end),
+            "a URL of the document itself at {:?} inside a srcdoc value",
+            url.range
+        );
+    }
+}
+
 /// `svg_scan`: the SVG scanner on a decoded document (the input as UTF-8, lossily). Every
 /// range is in bounds on character boundaries, inside its value, sorted by start; a value
 /// the scan gives decoded lies in the text; where the URL's value is not given decoded and

@@ -30,6 +30,10 @@ resolve them. A URL found in HTML is named when
   parsed alone, as an absolute URL (a same-scheme reference such as ``http:x`` is parsed against
   an ``http:`` base as a relative one, and leads to the base's host, not to ``http://x/``).
 
+Plain-text links are not read (``text_links=False``): no base decides them, and a client
+makes each the link it reads. SVG documents are, like HTML ones (``svg:`` sources): an XHTML
+``<base href>`` inside one decides its links too.
+
 What the URL Standard's parser does to an absolute URL without changing its host is not
 "elsewhere": ``https://www.example.com`` becoming ``https://www.example.com/``, a host in
 capitals lowercased, a default port dropped, spaces percent-encoded. A URL that could not be
@@ -175,16 +179,16 @@ def origin(url):
 
 
 def leads_elsewhere(url):
-    """Whether an HTML URL of a report leads to another scheme or host than it names as written,
-    or names none and takes them from the base."""
-    if not url.source.startswith("html:") or url.resolved is None:
+    """Whether an HTML or SVG URL of a report leads to another scheme or host than it names as
+    written, or names none and takes them from the base."""
+    if not url.source.startswith(("html:", "svg:")) or url.resolved is None:
         return False
     written = written_origin(url.reference)
     return written is None or written != origin(url.resolved)
 
 
 def links_elsewhere(report):
-    """The HTML URLs of ``report`` that lead elsewhere than written (``leads_elsewhere``)."""
+    """The HTML and SVG URLs of ``report`` that lead elsewhere than written (``leads_elsewhere``)."""
     return [url for url in report.urls if leads_elsewhere(url)]
 
 
@@ -280,7 +284,7 @@ def filtered(message):
     """The message without the ``X-Mimebase-*`` fields it came with, and with the filter's
     fields on top."""
     message = without_own_fields(message)
-    report = mimebase.analyze(message, resolver="whatwg")
+    report = mimebase.analyze(message, resolver="whatwg", text_links=False)
     return added_fields(report, line_ending(message)) + message
 
 

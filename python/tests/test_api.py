@@ -491,7 +491,7 @@ def test_documentation():
         assert function.__doc__ and len(function.__doc__) > 200, function
     assert str(inspect.signature(mimebase.analyze)) == (
         "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', "
-        "max_message_bytes=67108864, max_urls=100000)"
+        "max_message_bytes=67108864, max_urls=100000, text_links=True)"
     )
     assert "html:base" in mimebase.Entity.base_source.__doc__
     assert "0-based" in mimebase.Url.range.__doc__
@@ -533,3 +533,48 @@ def test_analyze_releases_the_gil():
     finally:
         sys.setswitchinterval(interval)
     assert spins > 0 and not thread.is_alive()
+
+
+LINKS_BEYOND_HTML = (
+    b"Content-Base: http://base.example/\n"
+    b"Content-Type: multipart/mixed; boundary=b\n\n"
+    b"--b\nContent-Type: text/plain\n\nSee www.example.com or mail joe@example.net.\n"
+    b"--b\nContent-Type: application/octet-stream; name=\"invoice.html\"\n\n"
+    b"<a href=\"login\">x</a><a href=\"https://e.example/\">e</a>\n"
+    b"--b--\n"
+)
+
+
+def test_plain_text_links_and_attachments_read_by_name():
+    report = mimebase.analyze(LINKS_BEYOND_HTML)
+    text = [u for u in report.urls if u.source == "text"]
+    assert [(u.reference, u.resolved, u.base_source) for u in text] == [
+        ("www.example.com", "http://www.example.com", "none"),
+        ("joe@example.net", "mailto:joe@example.net", "none"),
+    ]
+    body = LINKS_BEYOND_HTML.split(b"\n\n")[2]
+    for url in text:
+        start, end = url.range
+        assert body[start:end].decode() == url.reference
+    documents = {e.part: (e.document, e.document_by, e.attachment) for e in report.entities}
+    assert documents == {
+        "HEADER": (None, None, False),
+        "1": ("text", "media_type", False),
+        "2": ("html", "file_name", True),
+    }
+    page = {u.reference: (u.resolved, u.unresolved_reason, u.base_source) for u in report.urls if u.part == "2"}
+    # Opened from a temporary file: a relative reference reaches no network address.
+    assert page == {
+        "login": (None, "no_base", "attachment"),
+        "https://e.example/": ("https://e.example/", None, "attachment"),
+    }
+    # rewrite leaves attachments as they are.
+    assert mimebase.rewrite(LINKS_BEYOND_HTML) == LINKS_BEYOND_HTML
+
+
+def test_text_links_can_be_left_out():
+    report = mimebase.analyze(LINKS_BEYOND_HTML, text_links=False)
+    assert not [u for u in report.urls if u.source == "text"]
+    assert [e.document for e in report.entities] == [None, None, "html"]
+    with pytest.raises(TypeError, match="^text_links: expected bool, got int"):
+        mimebase.analyze(LINKS_BEYOND_HTML, text_links=1)

@@ -12,7 +12,9 @@ from conftest import GOLDEN, SAMPLES, samples, to_crlf
 
 PART = re.compile(r"HEADER|[0-9]+(\.[0-9]+)*(\.HEADER)?")
 TARGET = re.compile(r"  -> part \S+ \([a-z-]+\)$")
-BASE_LINE = re.compile(r"^(?:header-level )?base  (?:none|(?P<url>\S+)  \((?P<source>[^)]*)\))$")
+BASE_LINE = re.compile(
+    r"^(?:header-level )?base  (?:none(?:  \((?P<none_source>attachment), [^)]*\))?|(?P<url>\S+)  \((?P<source>[^)]*)\))$"
+)
 
 
 def parse_inspect(text: str):
@@ -28,19 +30,24 @@ def parse_inspect(text: str):
         words = body.split("  ")
         if body.startswith("! "):
             continue
-        if len(words) == 2 and PART.fullmatch(words[0]):
+        # `2  text/html`, or with a note: `2  application/octet-stream  (attachment, …)`.
+        if len(words) in (2, 3) and PART.fullmatch(words[0]) and (
+            len(words) == 2 or words[2].startswith("(attachment")
+        ):
             part = words[0]
             entities.append({"part": part, "content_type": words[1]})
             continue
         match = BASE_LINE.match(body)
         if match:
             key = "header_base" if body.startswith("header-level") else "base"
-            source, inherited = match.group("source"), None
+            source, inherited = match.group("source") or match.group("none_source"), None
             if source and source.startswith("inherited from "):
                 source, inherited = "inherited", source[len("inherited from "):]
             entities[-1][key] = (match.group("url"), source or "none", inherited)
             continue
         source, rest = body.split("  ", 1)
+        # `html:a@href (srcdoc)`: a URL of an <iframe srcdoc> document.
+        source = re.sub(r" \(srcdoc(?: [0-9]+)?\)$", "", source)
         reference, resolved = rest.split("  ->  ", 1)
         # A URL naming a part of the same message ends with `  -> part 2 (cid)`.
         resolved = TARGET.sub("", resolved)
