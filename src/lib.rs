@@ -1,6 +1,8 @@
 //! mimebase finds, for every part of an email message, its effective base URL and where that
-//! base came from (RFC 1808 §3, RFC 2110, RFC 2557), and resolves every URL in its headers and
-//! HTML bodies against it.
+//! base came from (RFC 1808 §3, RFC 2110, RFC 2557), and resolves against it every URL a
+//! reader can reach: in its headers, its HTML bodies (`<iframe srcdoc>` documents included),
+//! its HTML and SVG documents (attachments found by their file name included) and the links a
+//! mail client makes of its plain text ([`Document`] says which parts are read, and as what).
 //!
 //! ```
 //! use mimebase::{analyze, BaseSource, Options};
@@ -23,8 +25,9 @@
 //! ```
 //!
 //! The pieces, in the order data flows: [`mime`](crate::analyze) splits the message into
-//! entities, `base` decides each entity's base ([base precedence](#base-precedence)), `html` and
-//! `headers` find the URLs ([`UrlSource`]), [`url`] resolves them ([`Resolver`]) and
+//! entities, `base` decides each entity's base ([base precedence](#base-precedence)),
+//! `document` decides which parts are read and as what, `headers`, `html`, `svg` and `text`
+//! find the URLs ([`UrlSource`]), [`url`] resolves them ([`Resolver`]) and
 //! [`Report`] holds the result.
 //!
 //! # Entities
@@ -40,7 +43,7 @@
 //! For an entity E inside an entity P (P is absent for the root message), E's base is the
 //! first of these that applies (RFC 1808 §3, extended by RFC 2110 §4.2 and RFC 2557 §5):
 //!
-//! 1. **Content base**, for `text/html` and `application/xhtml+xml` content only (RFC 1808
+//! 1. **Content base**, for HTML content only (RFC 1808
 //!    §3.1; RFC 2557 §5 (a)): the first `<base>` element with an `href`, in document order,
 //!    in the HTML namespace (as the HTML Standard's tree construction decides it: a `<base>`
 //!    inside `<svg>` or `<math>` is foreign unless it sits in an HTML or MathML text
@@ -48,7 +51,8 @@
 //!    URL"). As in the HTML Standard it applies to every URL of the document, also those
 //!    before it. Its value, entity-decoded, is resolved against E's header-level base; a value
 //!    the resolver refuses, or a `data:` or `javascript:` URL, is not used (the HTML
-//!    Standard's "fallback base URL" applies), with a diagnostic.
+//!    Standard's "fallback base URL" applies), with a diagnostic. An SVG document's first
+//!    `<base href>` in the XHTML namespace is its content base too (Chromium applies it).
 //! 2. **E's own base header field** (RFC 1808 §3.1): `Base`, else `Content-Base` (RFC 2110
 //!    §4.2), else `Content-Location` (RFC 2557 §4–5), names compared case-insensitively. The
 //!    value is unfolded, its RFC 2047 encoded-words decoded, all white space removed (RFC 1808
@@ -67,6 +71,11 @@
 //! Steps 2–5 give an entity's *header-level base*, which its header URLs resolve against and
 //! its parts inherit; step 1 gives the *content base* of an HTML part. A [`Profile`] changes
 //! step 2 (and, for MHTML, step 5). Every base is reported with its [`BaseSource`].
+//!
+//! An HTML or SVG file found only by its file name (`application/octet-stream;
+//! name="invoice.html"`) is opened by its reader from a temporary file, so no step gives its
+//! content a network base: [`BaseSource::Attachment`]. Plain-text links have no base at all:
+//! each is the absolute URL a mail client makes of the text.
 
 // Cargo.toml's `[lints]` sets the lints of every target; the library also forbids unsafe code,
 // so that no module of it can allow it.

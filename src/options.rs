@@ -200,7 +200,8 @@ impl Options {
     }
 
     /// The total number of bytes that decoding may produce for one message: encoded
-    /// encapsulated messages, and HTML bodies (transfer encoding undone). A part whose
+    /// encapsulated messages, and the bodies read for links (HTML, SVG and plain text,
+    /// transfer encoding undone). A part whose
     /// decoding would pass it is not walked or scanned, with a diagnostic.
     ///
     /// ### Default
@@ -224,7 +225,7 @@ impl Options {
         self
     }
 
-    /// How many URL records one message may have (header and HTML URLs together, in the
+    /// How many URL records one message may have (header, HTML, SVG and text URLs together, in the
     /// order of [`Report::urls`](crate::Report::urls)). Past it, URLs are no longer recorded,
     /// and each entity that had more gets a
     /// [`DiagnosticKind::UrlLimit`](crate::DiagnosticKind::UrlLimit) diagnostic with the number

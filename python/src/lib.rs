@@ -32,8 +32,9 @@ use mimebase::{BaseRecord, Options, Profile, Resolver};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Effective base URLs of every part of an email message, and every URL in its headers and
-/// HTML bodies resolved against them.
+/// Effective base URLs of every part of an email message, and every URL a reader can reach
+/// resolved against them: in headers, HTML and SVG documents (attachments and ``<iframe
+/// srcdoc>`` included) and the links a mail client makes of plain text.
 ///
 /// For each MIME entity (the message, its body parts, encapsulated messages) mimebase works out
 /// the base URL that relative URLs resolve against, and where it came from: an HTML

@@ -39,7 +39,8 @@ mod text;
 use html_part::html_urls;
 
 /// Finds every entity of `raw`, its base and where the base came from (see
-/// [base precedence](crate#base-precedence)), and every URL in its headers and HTML body
+/// [base precedence](crate#base-precedence)), and every URL in its headers and in the bodies
+/// read for links (HTML, SVG, plain text: [`Document`](crate::Document))
 /// (see [`UrlSource`](crate::UrlSource)), resolved with the chosen
 /// [`Resolver`](crate::Resolver).
 ///

@@ -7,8 +7,9 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum, ValueHint};
 use mimebase::{Options, Profile, Resolver};
 
-/// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL in
-/// its headers and HTML bodies resolved against them.
+/// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL a reader
+/// can reach resolved against them: in headers, HTML and SVG documents (attachments and
+/// <iframe srcdoc> included) and the links a mail client makes of plain text.
 ///
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output
@@ -415,7 +416,7 @@ pub(crate) struct ResolutionArgs {
     #[arg(long, value_parser = profile_parser(), default_value_t = Profile::default(), help_heading = "Resolution")]
     pub profile: Profile,
 
-    /// How many URLs of one message are recorded (header and HTML URLs together, in document
+    /// How many URLs of one message are recorded (header, HTML, SVG and text URLs together, in document
     /// order). Past it the rest are left out with a `url_limit` diagnostic naming the parts
     /// that lost some; the message's parts and bases are still all reported, and `rewrite`
     /// and `extract` leave a part that lost URLs unchanged. It bounds the memory one message

@@ -232,7 +232,8 @@ impl Serialize for SourceName<'_> {
     }
 }
 
-/// One URL found in the message: in a header field or an HTML body (see [`UrlSource`]).
+/// One URL found in the message: in a header field, an HTML or SVG document, or plain text
+/// (see [`UrlSource`]).
 ///
 /// A message can hold very many URLs, so a record is kept small: the part identifier and
 /// the base are shared with every other record of the entity (cloning a [`PartId`] or the
