@@ -299,12 +299,13 @@ impl Line<'_> {
             let (desc, delimiter) = match mode {
                 Mode::Rfc1738 => (start.checked_sub(5)?..end + 1, Delimiter::Rfc1738),
                 Mode::Rfc2396E => {
-                    let delimiter = if self.bytes.get(start - 1) == Some(&b'<') {
+                    let opener = start.checked_sub(1)?;
+                    let delimiter = if self.bytes.get(opener) == Some(&b'<') {
                         Delimiter::AngleBrackets
                     } else {
                         Delimiter::Quotes
                     };
-                    (start - 1..end + 1, delimiter)
+                    (opener..end + 1, delimiter)
                 }
                 Mode::Freetext | Mode::Abbreviated => (start..end, Delimiter::None),
             };
