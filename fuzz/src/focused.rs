@@ -292,7 +292,7 @@ fn html_urls(urls: &[mimebase::UrlRecord]) -> Vec<&mimebase::UrlRecord> {
 /// order and apart, each within one line; the URL is the link's text inside its delimiters
 /// without white space, after `http://` for a `www.` host (which it starts with) and
 /// `mailto:` for an address; an undelimited link holds no white space and does not end in
-/// the punctuation Thunderbird drops. Moving the text down one line moves its links and
+/// the punctuation Thunderbird drops; every URL parses. Moving the text down one line moves its links and
 /// changes nothing else. The flowed and enriched maps cover the shown text in order, point
 /// into the body in ascending order, and copied pieces are the body's bytes; the links found
 /// in the shown text map back to ascending ranges in the body.
@@ -379,6 +379,11 @@ fn check_links(text: &str, links: &[fuzzing::TextLink]) {
             panic!("{at:?} is not delimited as {}", link.delimiter)
         };
         let url = strip(inner);
+        assert!(
+            ada_url::Url::can_parse(&link.href, None),
+            "{:?} does not parse",
+            link.href
+        );
         match link.kind {
             "www" => {
                 assert!(

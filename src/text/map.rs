@@ -41,12 +41,14 @@ impl OffsetMap {
             return;
         }
         let shown = self.shown_len();
-        if let Some(last) = self.pieces.last_mut() {
-            if last.copied && last.shown.end == shown && last.source.end == source {
-                last.shown.end += len;
-                last.source.end += len;
-                return;
-            }
+        if let Some(last) = self.pieces.last_mut()
+            && last.copied
+            && last.shown.end == shown
+            && last.source.end == source
+        {
+            last.shown.end += len;
+            last.source.end += len;
+            return;
         }
         self.pieces.push(Piece {
             shown: shown..shown + len,
