@@ -79,6 +79,22 @@
 //! the decisions of `ScanTXT`, with searches that cost linear time (Gecko's are quadratic on
 //! some lines).
 //!
+//! # Where this is not Thunderbird to the letter
+//!
+//! - The IO service's `NewURI` is judged by the URL Standard's parser (ada); Gecko follows the
+//!   same standard for `http` and `https`, and both accept nearly anything of other schemes.
+//! - Schemes with an external handler (above) are never linked.
+//! - `ScanTXT` refuses a link whose text would start inside the previous link's HTML by
+//!   comparing output lengths; we compare positions in the text, which gives the same answer
+//!   unless glyph or phrase markup makes the two differ.
+//! - Thunderbird removes NUL bytes from a message before reading it; here a NUL stays a
+//!   character of the text, and is removed from the URL as white space is.
+//! - Grapheme clusters follow the Unicode version of the `unicode-segmentation` crate, not
+//!   Gecko's; only characters right after a Prepend character (UAX #29, GB9b), or tag
+//!   characters after a multi-code-point cluster, can be read differently.
+//! - A text made to waste time (candidate URLs that do not parse, over four times its length)
+//!   is not searched to the end ([`Completeness::WorkLimitReached`]).
+//!
 //! # Flowed and enriched text
 //!
 //! A `format=flowed` body (RFC 3676) and a `text/enriched` body (RFC 1896) are first turned
