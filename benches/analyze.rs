@@ -187,9 +187,15 @@ fn main() {
         println!("  {what:<22} {allocations:7.1} alloc {reallocations:7.1} realloc");
     }
     let (mut all, mut without_html) = ([0usize; 3], [0usize; 4]);
+    let mut kinds = [0usize; 3];
     for message in all_messages() {
         let texts = stages::plain_texts(message);
-        let links: usize = texts.iter().map(|t| stages::find_text_links(t)).sum();
+        let mut links = 0;
+        for text in &texts {
+            let counts = stages::find_text_links(text);
+            links += counts.iter().sum::<usize>();
+            kinds.iter_mut().zip(counts).for_each(|(k, c)| *k += c);
+        }
         all[0] += texts.len();
         all[1] += texts.iter().map(String::len).sum::<usize>();
         all[2] += links;
@@ -204,6 +210,10 @@ fn main() {
         "plain-text links: {} in {} text/plain bodies ({} bytes decoded); of them {} in the {} \
          bodies ({} bytes) of the {} messages without an HTML part",
         all[2], all[0], all[1], without_html[3], without_html[1], without_html[2], without_html[0]
+    );
+    println!(
+        "  of all of them: {} URLs with a scheme, {} www. hosts, {} e-mail addresses",
+        kinds[0], kinds[1], kinds[2]
     );
     divan::main();
 }
