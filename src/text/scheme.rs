@@ -93,7 +93,7 @@ pub(super) fn parses(url: &str) -> bool {
 }
 
 /// True for the commonest URLs, which the URL Standard's parser surely accepts: `mailto:` and
-/// anything after it (an opaque path takes every code point), and `http://` or `https://`
+/// anything after it but `//` (an opaque path takes every code point), and `http://` or `https://`
 /// with a host of ASCII letters, digits, `-` and `.` that is no IPv4 address (its last label
 /// is not a number, as the host parser's "ends in a number checker" reads it) and has no
 /// `xn--` label (which IDNA must decode), an optional port below 65536, then `/`, `?`, `#` or
@@ -105,8 +105,9 @@ fn surely_parses(url: &str) -> bool {
             .get(..prefix.len())
             .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
     };
+    // Not `mailto://`: a `//` makes the parser read a host, which can fail.
     if starts(b"mailto:") {
-        return true;
+        return bytes.get(7..9) != Some(b"//");
     }
     let authority = if starts(b"http://") {
         7
@@ -223,6 +224,9 @@ mod tests {
     fn the_quick_check_agrees_with_the_parser() {
         for url in [
             "mailto:joe@example.com",
+            "mailto://h\u{fffd}@x",
+            "mailto://x:y/",
+            "mailto:/x y",
             "http://example.com",
             "HTTPS://www.example.com:443/a?b#c",
             "http://example.com:/x",
