@@ -10,7 +10,8 @@
 //! ratio of their throughputs is a target of docs/PERFORMANCE.md, >= 1.3x), then the stages
 //! of `analyze` one by one (`stage_*`): splitting the MIME structure with the header fields;
 //! that plus undoing the transfer encodings and charsets of the HTML parts; the HTML scan alone
-//! over the decoded texts; the NDJSON line of ready reports (written by `ScanLine::write_json`, as
+//! over the decoded texts; the plain-text link finder alone over the decoded `text/plain` texts
+//! (not yet part of `analyze`); the NDJSON line of ready reports (written by `ScanLine::write_json`, as
 //! `scan` does); and three quoted-printable decoders over the corpus's quoted-printable bodies (ours,
 //! mail-parser's, the `quoted_printable` crate's). What `analyze_all` spends beyond the stages is base
 //! precedence, header URLs and URL resolution.
@@ -18,7 +19,8 @@
 //! Before the timings, the bench counts heap allocations (calls to `alloc` and `realloc` of
 //! the global allocator, here the system's) per message over the whole throughput corpus, for
 //! `analyze`, for `analyze` plus the `scan` line, and for mail-parser's `parse`, and prints
-//! them.
+//! them; then it counts the plain-text links of the corpus's `text/plain` parts, all of them
+//! and those of messages without an HTML part.
 
 // A benchmark, not library code: it stops at the first corpus file it cannot read.
 #![allow(
@@ -184,6 +186,35 @@ fn main() {
     for (what, (allocations, reallocations)) in counts {
         println!("  {what:<22} {allocations:7.1} alloc {reallocations:7.1} realloc");
     }
+    let (mut all, mut without_html) = ([0usize; 3], [0usize; 4]);
+    let mut kinds = [0usize; 3];
+    for message in all_messages() {
+        let texts = stages::plain_texts(message);
+        let mut links = 0;
+        for text in &texts {
+            let counts = stages::find_text_links(text);
+            links += counts.iter().sum::<usize>();
+            kinds.iter_mut().zip(counts).for_each(|(k, c)| *k += c);
+        }
+        all[0] += texts.len();
+        all[1] += texts.iter().map(String::len).sum::<usize>();
+        all[2] += links;
+        if stages::html_texts(message).is_empty() {
+            without_html[0] += 1;
+            without_html[1] += texts.len();
+            without_html[2] += texts.iter().map(String::len).sum::<usize>();
+            without_html[3] += links;
+        }
+    }
+    println!(
+        "plain-text links: {} in {} text/plain bodies ({} bytes decoded); of them {} in the {} \
+         bodies ({} bytes) of the {} messages without an HTML part",
+        all[2], all[0], all[1], without_html[3], without_html[1], without_html[2], without_html[0]
+    );
+    println!(
+        "  of all of them: {} URLs with a scheme, {} www. hosts, {} e-mail addresses",
+        kinds[0], kinds[1], kinds[2]
+    );
     divan::main();
 }
 
@@ -298,6 +329,26 @@ fn stage_3_html_scan(bencher: Bencher) {
     bencher.counter(BytesCount::new(bytes)).bench(|| {
         for text in &texts {
             black_box(stages::scan_html(black_box(text)));
+        }
+    });
+}
+
+/// The decoded texts of every `text/plain` part of the corpus (flowed ones joined).
+static PLAIN_TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    all_messages()
+        .iter()
+        .flat_map(|m| stages::plain_texts(m))
+        .collect()
+});
+
+/// Stage 5: the plain-text link finder alone (Thunderbird's rules), over the decoded texts of
+/// every `text/plain` part (the counter is the decoded text's bytes).
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn stage_5_text_links(bencher: Bencher) {
+    let bytes = PLAIN_TEXTS.iter().map(String::len).sum::<usize>();
+    bencher.counter(BytesCount::new(bytes)).bench(|| {
+        for text in PLAIN_TEXTS.iter() {
+            black_box(stages::find_text_links(black_box(text)));
         }
     });
 }

@@ -76,7 +76,7 @@ import email
 import re
 
 MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096,
-           "svg_scan": 4096, "srcdoc": 4096}
+           "svg_scan": 4096, "srcdoc": 4096, "text_links": 4096}
 small = []
 for path in sorted(list((fuzz_dir.parent / "samples").glob("*.eml"))
                    + list((fuzz_dir.parent / "tests" / "data").rglob("*.eml"))
@@ -91,6 +91,16 @@ def seed(target, data):
     if data:
         (fuzz_dir / "corpus" / target).mkdir(parents=True, exist_ok=True)
         write(target, data)
+
+
+def text_bodies(raw, subtype):
+    """The decoded text/SUBTYPE bodies of a message, as bytes."""
+    try:
+        message = email.message_from_bytes(raw)
+    except Exception:
+        return []
+    return [part.get_payload(decode=True) or b"" for part in message.walk()
+            if part.get_content_type() == "text/" + subtype]
 
 
 def html_bodies(raw):
@@ -123,6 +133,17 @@ for raw in small:
             seed("css", style)
         for style in re.findall(rb"(?i)style\s*=\s*\"([^\"]*)\"", body):
             seed("css", style)
+    # text_links: selector byte (0 plain, 1 flowed, 2 flowed delsp=yes, 3 enriched), then a
+    # body: plain bodies as plain and as flowed, enriched ones as enriched.
+    for body in text_bodies(raw, "plain"):
+        seed("text_links", b"\x00" + body)
+        seed("text_links", b"\x02" + body)
+    for body in text_bodies(raw, "enriched"):
+        seed("text_links", b"\x03" + body)
+# And every line of the plain-text link table.
+import json
+for case in json.loads((fuzz_dir.parent / "tests" / "data" / "text-links.json").read_text())["cases"]:
+    seed("text_links", b"\x00" + case["input"].encode())
 for css in [b"a{background:url(x.png)}", b"@import url('a.css');", b"b{x:url( \"q\\\"r\" )}",
             b"c{mask:image-set(url(a) 1x)}", b"d{e:url(#clip)}"]:
     seed("css", css)

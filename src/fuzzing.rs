@@ -250,8 +250,9 @@ pub fn text_links(text: &str) -> (Vec<TextLink>, bool) {
 pub struct Shown {
     /// What the reader sees.
     pub text: String,
-    /// The map's pieces in order: bytes of `text`, and the bytes of the body they stand for.
-    pub pieces: Vec<(Range<usize>, Range<usize>)>,
+    /// The map's pieces in order: bytes of `text`, the bytes of the body they stand for, and
+    /// whether they are those bytes unchanged.
+    pub pieces: Vec<(Range<usize>, Range<usize>, bool)>,
     map: text::OffsetMap,
 }
 

@@ -53,11 +53,21 @@ pub fn plain_texts(raw: &[u8]) -> Vec<String> {
         .collect()
 }
 
-/// Finds the links Thunderbird makes of one plain text; returns how many.
-pub fn find_text_links(text: &str) -> usize {
-    let mut count = 0;
-    let _ = crate::text::find_links(text, |_| count += 1);
-    count
+/// Finds the links Thunderbird makes of one plain text; returns how many of each kind: URLs
+/// with a scheme, `www.` hosts, e-mail addresses.
+pub fn find_text_links(text: &str) -> [usize; 3] {
+    let mut counts = [0; 3];
+    let _ = crate::text::find_links(text, |link| {
+        let kind = match link.kind {
+            crate::text::LinkKind::Absolute => 0,
+            crate::text::LinkKind::Www => 1,
+            crate::text::LinkKind::Email => 2,
+        };
+        if let Some(count) = counts.get_mut(kind) {
+            *count += 1;
+        }
+    });
+    counts
 }
 
 /// Scans one decoded HTML text; returns the number of URLs found.

@@ -485,3 +485,155 @@ mod tests {
         );
     }
 }
+/// `text_links`: the plain-text link finder (Thunderbird's rules) on the input after a
+/// selector byte (`% 4`: 0 the text as it is, 1 a `format=flowed` body, 2 the same with
+/// `delsp=yes`, 3 a `text/enriched` body). Links are in bounds, on character boundaries, in
+/// order and apart, each within one line; the URL is the link's text inside its delimiters
+/// without white space, after `http://` for a `www.` host (which it starts with) and
+/// `mailto:` for an address; an undelimited link holds no white space and does not end in
+/// the punctuation Thunderbird drops; every URL parses. Moving the text down one line moves its links and
+/// changes nothing else. The flowed and enriched maps cover the shown text in order, point
+/// into the body in ascending order, and copied pieces are the body's bytes; the links found
+/// in the shown text map back to ascending ranges in the body.
+pub fn check_text_links(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let body = String::from_utf8_lossy(rest);
+    let shown = match selector % 4 {
+        0 => None,
+        1 => Some(fuzzing::unflow(&body, false)),
+        2 => Some(fuzzing::unflow(&body, true)),
+        _ => Some(fuzzing::enriched_text(&body)),
+    };
+    let text = shown.as_ref().map_or(&*body, |s| s.text.as_str());
+    let (links, complete) = fuzzing::text_links(text);
+    check_links(text, &links);
+    if complete {
+        let moved = format!("line\n{text}");
+        let (moved_links, _) = fuzzing::text_links(&moved);
+        let moved_back: Vec<_> = moved_links
+            .iter()
+            .map(|l| (l.range.start - 5..l.range.end - 5, l.href.as_str()))
+            .collect();
+        let original: Vec<_> = links
+            .iter()
+            .map(|l| (l.range.clone(), l.href.as_str()))
+            .collect();
+        assert_eq!(moved_back, original, "links moved with their line");
+    }
+    if let Some(shown) = &shown {
+        check_map(&body, shown);
+        let mut end = 0;
+        for link in &links {
+            let source = shown.source_range(link.range.clone());
+            assert!(
+                source.start <= source.end && source.end <= body.len(),
+                "{source:?}"
+            );
+            assert!(body.is_char_boundary(source.start) && body.is_char_boundary(source.end));
+            assert!(
+                source.start >= end,
+                "{source:?} overlaps the link before in the body"
+            );
+            end = source.end;
+        }
+    }
+}
+
+/// The oracles of one text's links.
+fn check_links(text: &str, links: &[fuzzing::TextLink]) {
+    let strip = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '\x0c' | '\t' | '\r' | '\n' | ' ' | '\0'))
+            .collect()
+    };
+    let mut end = 0;
+    for link in links {
+        let range = link.range.clone();
+        let Some(at) = text.get(range.clone()) else {
+            panic!("range {range:?} not in the text or not on char boundaries")
+        };
+        assert!(!at.is_empty(), "empty link at {range:?}");
+        assert!(range.start >= end, "{range:?} overlaps the link before");
+        end = range.end;
+        assert!(!at.contains(['\n', '\r']), "{at:?} spans lines");
+        let inner = match link.delimiter {
+            "rfc1738" => at.strip_prefix("<URL:").and_then(|s| s.strip_suffix('>')),
+            "angle" => at.strip_prefix('<').and_then(|s| s.strip_suffix('>')),
+            "quotes" => at.strip_prefix('"').and_then(|s| s.strip_suffix('"')),
+            _ => {
+                assert!(
+                    !at.contains([' ', '\t', '\u{a0}', '\u{3000}']),
+                    "{at:?} holds white space"
+                );
+                assert!(
+                    !at.ends_with(['.', ',', ';', '!', '?', '-', ':', '\'']),
+                    "{at:?} ends in punctuation"
+                );
+                Some(at)
+            }
+        };
+        let Some(inner) = inner else {
+            panic!("{at:?} is not delimited as {}", link.delimiter)
+        };
+        let url = strip(inner);
+        assert!(
+            ada_url::Url::can_parse(&link.href, None),
+            "{:?} does not parse",
+            link.href
+        );
+        match link.kind {
+            "www" => {
+                assert!(
+                    url.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("www.")),
+                    "{url:?}"
+                );
+                assert_eq!(link.href, format!("http://{url}"));
+            }
+            "email" => {
+                assert!(url.contains('@'), "{url:?}");
+                assert_eq!(link.href, format!("mailto:{url}"));
+            }
+            _ => {
+                assert!(url.contains(':'), "{url:?}");
+                assert_eq!(link.href, url);
+            }
+        }
+    }
+}
+
+/// The oracles of a map from a shown text back to its body.
+fn check_map(body: &str, shown: &fuzzing::Shown) {
+    let mut shown_end = 0;
+    let mut source_end = 0;
+    for (piece, source, copied) in &shown.pieces {
+        assert_eq!(
+            piece.start, shown_end,
+            "pieces cover the shown text in order"
+        );
+        assert!(piece.start < piece.end, "empty piece {piece:?}");
+        assert!(
+            source.start >= source_end,
+            "{source:?} goes back in the body"
+        );
+        assert!(
+            source.start <= source.end && source.end <= body.len(),
+            "{source:?}"
+        );
+        if *copied {
+            assert_eq!(
+                shown.text.get(piece.clone()),
+                body.get(source.clone()),
+                "copied {piece:?}"
+            );
+        }
+        shown_end = piece.end;
+        source_end = source.end;
+    }
+    assert_eq!(
+        shown_end,
+        shown.text.len(),
+        "the pieces cover the shown text"
+    );
+}

@@ -11,14 +11,17 @@ use std::ops::Range;
 
 /// One piece of the shown text and the bytes of the body it stands for.
 ///
-/// A copied piece has `shown` and `source` of the same length, byte for byte; a replaced piece
-/// (`<<` shown as `<`, a line break shown as a space) stands for its whole `source` range.
+/// A copied piece is the body's bytes, `shown` and `source` of the same length; a replaced
+/// piece (`<<` shown as `<`, a line break shown as a space) stands for its whole `source`
+/// range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Piece {
     /// Bytes of the shown text, 0-based, half-open.
     shown: Range<usize>,
     /// Bytes of the body, 0-based, half-open.
     source: Range<usize>,
+    /// Whether the piece is the body's bytes, unchanged.
+    copied: bool,
 }
 
 /// Where each byte of a shown text came from in the body: a list of pieces in order, both
@@ -38,17 +41,19 @@ impl OffsetMap {
             return;
         }
         let shown = self.shown_len();
-        if let Some(last) = self.pieces.last_mut() {
-            let last_is_copy = last.shown.len() == last.source.len();
-            if last_is_copy && last.shown.end == shown && last.source.end == source {
-                last.shown.end += len;
-                last.source.end += len;
-                return;
-            }
+        if let Some(last) = self.pieces.last_mut()
+            && last.copied
+            && last.shown.end == shown
+            && last.source.end == source
+        {
+            last.shown.end += len;
+            last.source.end += len;
+            return;
         }
         self.pieces.push(Piece {
             shown: shown..shown + len,
             source: source..source + len,
+            copied: true,
         });
     }
 
@@ -62,6 +67,7 @@ impl OffsetMap {
         self.pieces.push(Piece {
             shown: shown..shown + shown_len,
             source,
+            copied: false,
         });
     }
 
@@ -87,9 +93,7 @@ impl OffsetMap {
         }
         let start = self.source_start(range.start);
         let end = match self.piece(range.end - 1) {
-            Some(p) if p.shown.len() == p.source.len() => {
-                p.source.start + (range.end - p.shown.start)
-            }
+            Some(p) if p.copied => p.source.start + (range.end - p.shown.start),
             Some(p) => p.source.end,
             None => self.pieces.last().map_or(0, |p| p.source.end),
         };
@@ -100,17 +104,17 @@ impl OffsetMap {
     /// replaces); past the end, the end of the last piece.
     pub(crate) fn source_start(&self, offset: usize) -> usize {
         match self.piece(offset) {
-            Some(p) if p.shown.len() == p.source.len() => p.source.start + (offset - p.shown.start),
+            Some(p) if p.copied => p.source.start + (offset - p.shown.start),
             Some(p) => p.source.start,
             None => self.pieces.last().map_or(0, |p| p.source.end),
         }
     }
 
-    /// Every piece as `(shown, source)`, in order (for the fuzz target's oracles).
-    pub(crate) fn pieces(&self) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+    /// Every piece as `(shown, source, copied)`, in order (for the fuzz target's oracles).
+    pub(crate) fn pieces(&self) -> impl Iterator<Item = (Range<usize>, Range<usize>, bool)> + '_ {
         self.pieces
             .iter()
-            .map(|p| (p.shown.clone(), p.source.clone()))
+            .map(|p| (p.shown.clone(), p.source.clone(), p.copied))
     }
 }
 

@@ -61,6 +61,12 @@
 //! system handles (`ftp`, `tel`, `sip`, …) depend on that system, not on the message, and
 //! are not linked here.
 //!
+//! Where it is not sure, Thunderbird makes no link rather than a guess: an address without a
+//! `.` after its `@` (`@8pm`), a scheme without a handler, a URL the IO service refuses, any
+//! URL while a structured phrase is open, and a link that would begin inside the one before it
+//! (bug 1509493). Nor does it try another start or end for a candidate that fails: the next
+//! trigger character is tried instead.
+//!
 //! # Why no library
 //!
 //! `linkify`, the well-kept crate for finding links in text, follows rules of its own that
@@ -72,6 +78,22 @@
 //! only remove links, never add the ones it does not find, so the finder is ours: a port of
 //! the decisions of `ScanTXT`, with searches that cost linear time (Gecko's are quadratic on
 //! some lines).
+//!
+//! # Where this is not Thunderbird to the letter
+//!
+//! - The IO service's `NewURI` is judged by the URL Standard's parser (ada); Gecko follows the
+//!   same standard for `http` and `https`, and both accept nearly anything of other schemes.
+//! - Schemes with an external handler (above) are never linked.
+//! - `ScanTXT` refuses a link whose text would start inside the previous link's HTML by
+//!   comparing output lengths; we compare positions in the text, which gives the same answer
+//!   unless glyph or phrase markup makes the two differ.
+//! - Thunderbird removes NUL bytes from a message before reading it; here a NUL stays a
+//!   character of the text, and is removed from the URL as white space is.
+//! - Grapheme clusters follow the Unicode version of the `unicode-segmentation` crate, not
+//!   Gecko's; only characters right after a Prepend character (UAX #29, GB9b), or tag
+//!   characters after a multi-code-point cluster, can be read differently.
+//! - A text made to waste time (candidate URLs that do not parse, over four times its length)
+//!   is not searched to the end ([`Completeness::WorkLimitReached`]).
 //!
 //! # Flowed and enriched text
 //!
@@ -90,6 +112,7 @@ mod scan;
 mod scheme;
 #[cfg(test)]
 mod tests;
+mod trigger;
 
 use std::ops::Range;
 
@@ -152,14 +175,22 @@ pub(crate) enum Completeness {
 pub(crate) fn find_links(text: &str, mut on_link: impl FnMut(TextLink)) -> Completeness {
     let bytes = text.as_bytes();
     let mut scratch = scan::Scratch::new(text.len());
+    let mut triggers = trigger::Triggers::default();
     let mut from = 0;
-    while let Some(hit) = next_trigger(bytes, from) {
+    while let Some(hit) = triggers.next(bytes, from) {
         let start = memchr::memrchr2(b'\n', b'\r', bytes.get(..hit).unwrap_or_default())
             .map_or(0, |i| i + 1);
         let end = line_end(bytes, hit);
         let quoted = start + cite_prefix_len(bytes.get(start..end).unwrap_or_default());
         if let Some(line) = text.get(quoted..end) {
-            scan::scan_line(line, quoted, &mut scratch, &mut on_link);
+            let line = scan::Line::new(text, quoted..end, line);
+            scan::scan_line(
+                line,
+                hit.max(quoted),
+                &mut triggers,
+                &mut scratch,
+                &mut on_link,
+            );
         }
         from = end;
     }
@@ -168,37 +199,6 @@ pub(crate) fn find_links(text: &str, mut on_link: impl FnMut(TextLink)) -> Compl
     } else {
         Completeness::Complete
     }
-}
-
-/// The first byte at or after `from` that can start a link on its line: a `:` or `@`, or the
-/// `.` of `www.` (ASCII case-insensitive; the form feeds and NULs that a URL loses may sit
-/// between its letters). A line without one has no link.
-fn next_trigger(bytes: &[u8], mut from: usize) -> Option<usize> {
-    loop {
-        let hit = from + memchr::memchr3(b':', b'@', b'.', bytes.get(from..)?)?;
-        if bytes.get(hit) != Some(&b'.') || follows_www(bytes, hit) {
-            return Some(hit);
-        }
-        from = hit + 1;
-    }
-}
-
-/// True when `www` (ASCII case-insensitive, ignoring form feeds and NULs) ends at `dot`.
-fn follows_www(bytes: &[u8], dot: usize) -> bool {
-    let mut ws = 0;
-    let mut i = dot;
-    while ws < 3 {
-        let Some(prev) = i.checked_sub(1) else {
-            return false;
-        };
-        i = prev;
-        match bytes.get(i) {
-            Some(b'w' | b'W') => ws += 1,
-            Some(b'\x0c' | 0) => {}
-            _ => return false,
-        }
-    }
-    true
 }
 
 /// The end of the line holding byte `at`, after its line break (CR, LF or CR LF, as libmime

@@ -28,12 +28,18 @@ pub(super) fn tag_index(byte: u8) -> Option<usize> {
 
 /// `IsAlpha` of mozTXTToHTMLConv.cpp: general category L. The end of the text is none.
 fn is_letter(c: Option<char>) -> bool {
-    c.is_some_and(|c| c.general_category_group() == GeneralCategoryGroup::Letter)
+    c.is_some_and(|c| match c {
+        '\0'..='\x7f' => c.is_ascii_alphabetic(),
+        _ => c.general_category_group() == GeneralCategoryGroup::Letter,
+    })
 }
 
 /// `IsDigit` of mozTXTToHTMLConv.cpp: general category N.
 fn is_number(c: Option<char>) -> bool {
-    c.is_some_and(|c| c.general_category_group() == GeneralCategoryGroup::Number)
+    c.is_some_and(|c| match c {
+        '\0'..='\x7f' => c.is_ascii_digit(),
+        _ => c.general_category_group() == GeneralCategoryGroup::Number,
+    })
 }
 
 /// `LT_DELIMITER` for tag `tag`: not a letter, not a number, not the tag itself.

@@ -15,10 +15,11 @@
 
 use std::ops::Range;
 
-use memchr::{memchr, memchr3};
+use memchr::{memchr, memchr2, memchr3, memrchr3};
 
 use super::phrase::{self, Phrases};
 use super::scheme;
+use super::trigger::Triggers;
 use super::{Delimiter, LinkKind, TextLink};
 
 /// The modes of `FindURL`, in the order of its `ranking`.
@@ -97,15 +98,21 @@ struct Behind {
 }
 
 impl Behind {
-    fn get(&mut self, bytes: &[u8], upto: usize, is_stop: impl Fn(&[u8], usize) -> bool) -> usize {
+    /// `find_last` gives the last stop in a window of `bytes` (an index into the window).
+    fn get(
+        &mut self,
+        bytes: &[u8],
+        upto: usize,
+        find_last: impl FnOnce(&[u8]) -> Option<usize>,
+    ) -> usize {
         let from = if upto >= self.upto {
             self.upto
         } else {
             self.after_stop = 0;
             0
         };
-        if let Some(stop) = (from..upto).rev().find(|&i| is_stop(bytes, i)) {
-            self.after_stop = stop + 1;
+        if let Some(stop) = bytes.get(from..upto).and_then(find_last) {
+            self.after_stop = from + stop + 1;
         }
         self.upto = upto;
         self.after_stop
@@ -133,26 +140,77 @@ fn space_ends_at(bytes: &[u8], i: usize) -> bool {
     }
 }
 
+const HARD: u8 = 1;
+const HARD_MAYBE: u8 = 2;
+const ADDRESS: u8 = 4;
+const START: u8 = 8;
+const START_MAYBE: u8 = 16;
+
+/// The classes of byte `b` for the searches of `FindURLStart` and `FindURLEnd`, so that each
+/// search tests one value per byte (the compiler makes the `match` a table) and looks closer
+/// only at the few bytes it marks: `HARD`, a byte that always ends a URL (`FindURLEnd`);
+/// `HARD_MAYBE`, one that may (`[`, or the first byte of U+00A0 or U+3000); `ADDRESS`, one
+/// that also ends an address (`(`, `'`, `)` and every non-ASCII byte); `START`, one that ends
+/// the walk back of `FindURLStart` for `abbreviated`; `START_MAYBE`, one that may (the last
+/// byte of U+00A0 or U+3000).
+fn class(b: u8) -> u8 {
+    match b {
+        b'>' | b'<' | b'"' | b'`' | b'{' | b' ' | b'\t' | b'\r' | b'\n' => HARD | START,
+        b'}' => HARD,
+        b'[' => HARD_MAYBE | START,
+        0xC2 | 0xE3 => HARD_MAYBE | ADDRESS,
+        b'(' | b'\'' => ADDRESS | START,
+        b')' => ADDRESS,
+        b',' | b'|' | b'\\' => START,
+        0xA0 | 0x80 => START_MAYBE | ADDRESS,
+        0x81..=0xFF => ADDRESS,
+        _ => 0,
+    }
+}
+
 /// `FindURLStart` for `abbreviated`: the characters that end the walk back from the trigger.
 fn abbreviated_stop(bytes: &[u8], i: usize, is_email: bool) -> bool {
     let Some(&b) = bytes.get(i) else {
         return false;
     };
-    matches!(
-        b,
-        b'>' | b'<' | b'"' | b'\'' | b'`' | b',' | b'{' | b'[' | b'(' | b'|' | b'\\'
-    ) || space_ends_at(bytes, i)
+    let class = class(b);
+    class & START != 0
+        || (class & START_MAYBE != 0 && space_ends_at(bytes, i))
         || (is_email && (!b.is_ascii() || b == b')'))
 }
 
 /// `FindURLEnd` for `freetext` and `abbreviated`: the characters that always end a URL. A
 /// `[` does, except right after `//` (an IPv6 host) or in the line's first three characters.
 fn hard_stop(bytes: &[u8], i: usize) -> bool {
-    match bytes.get(i) {
-        Some(b'>' | b'<' | b'"' | b'`' | b'}' | b'{') => true,
-        Some(b'[') => i > 2 && bytes.get(i - 2..i) != Some(b"//"),
-        _ => space_at(bytes, i).is_some(),
+    let Some(&b) = bytes.get(i) else {
+        return false;
+    };
+    let class = class(b);
+    class & HARD != 0
+        || (class & HARD_MAYBE != 0
+            && if b == b'[' {
+                i > 2 && !(bytes.get(i - 1) == Some(&b'/') && bytes.get(i - 2) == Some(&b'/'))
+            } else {
+                space_at(bytes, i).is_some()
+            })
+}
+
+/// The first byte at or after `from` whose class has a bit of `mask` and that `confirm`
+/// accepts, or the end.
+fn first_of(bytes: &[u8], from: usize, mask: u8, confirm: impl Fn(usize) -> bool) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    let mut offset = 0;
+    while let Some(found) = rest
+        .get(offset..)
+        .and_then(|r| r.iter().position(|&b| class(b) & mask != 0))
+    {
+        let at = from + offset + found;
+        if confirm(at) {
+            return at;
+        }
+        offset += found + 1;
     }
+    bytes.len()
 }
 
 /// The characters `FindURLEnd` removes from a URL's end: allowed inside, but usually the
@@ -171,14 +229,21 @@ fn is_stripped(c: char) -> bool {
 fn stripped(prefix: &str, url: &str) -> String {
     let mut out = String::with_capacity(prefix.len() + url.len());
     out.push_str(prefix);
-    out.extend(url.chars().filter(|&c| !is_stripped(c)));
+    // The stripped characters are ASCII: the pieces between them are whole characters.
+    for piece in url.split(is_stripped) {
+        out.push_str(piece);
+    }
     out
 }
 
-/// One line's searches.
-struct Line<'a> {
+/// One line, and its searches.
+pub(super) struct Line<'a> {
+    /// The line, after its quotation marks, with its line break.
     s: &'a str,
     bytes: &'a [u8],
+    /// Where the line starts in the text, and the text.
+    base: usize,
+    text: &'a [u8],
     delimiter_ahead: Ahead,
     hard_ahead: Ahead,
     open_paren_ahead: Ahead,
@@ -192,68 +257,128 @@ struct Line<'a> {
     address_stop_behind: Behind,
 }
 
-/// Runs `ScanTXT` over one line `s` (after its quotation marks, with its line break), whose
-/// first byte is byte `base` of the text, and calls `on_link` for each link.
+impl<'a> Line<'a> {
+    /// The line `s`, bytes `range` of `text`.
+    pub(super) fn new(text: &'a str, range: Range<usize>, s: &'a str) -> Line<'a> {
+        Line {
+            s,
+            bytes: s.as_bytes(),
+            base: range.start,
+            text: text.as_bytes(),
+            delimiter_ahead: Ahead::default(),
+            hard_ahead: Ahead::default(),
+            open_paren_ahead: Ahead::default(),
+            close_paren_ahead: Ahead::default(),
+            open_bracket_ahead: Ahead::default(),
+            close_bracket_ahead: Ahead::default(),
+            address_stop_ahead: Ahead::default(),
+            trailing: None,
+            delimiter_behind: Behind::default(),
+            stop_behind: Behind::default(),
+            address_stop_behind: Behind::default(),
+        }
+    }
+
+    /// The first `.` of a `www.` at or after byte `from` of the line.
+    fn www_dot(&self, triggers: &mut Triggers, from: usize) -> Option<usize> {
+        triggers
+            .www_dot(self.text, self.base + from)
+            .map(|at| at - self.base)
+            .filter(|&at| at < self.bytes.len())
+    }
+}
+
+/// Runs `ScanTXT` over `line` from its first trigger, byte `first` of the text (before it
+/// the line has none), and calls `on_link` for each link.
 pub(super) fn scan_line(
-    s: &str,
-    base: usize,
+    mut line: Line<'_>,
+    first: usize,
+    triggers: &mut Triggers,
     scratch: &mut Scratch,
     on_link: &mut dyn FnMut(TextLink),
 ) {
     scratch.phrases.reset();
-    let bytes = s.as_bytes();
-    let mut line = Line {
-        s,
-        bytes,
-        delimiter_ahead: Ahead::default(),
-        hard_ahead: Ahead::default(),
-        open_paren_ahead: Ahead::default(),
-        close_paren_ahead: Ahead::default(),
-        open_bracket_ahead: Ahead::default(),
-        close_bracket_ahead: Ahead::default(),
-        address_stop_ahead: Ahead::default(),
-        trailing: None,
-        delimiter_behind: Behind::default(),
-        stop_behind: Behind::default(),
-        address_stop_behind: Behind::default(),
-    };
+    let (s, bytes, base) = (line.s, line.bytes, line.base);
     // The end of the last link, bytes of the line: `ScanTXT` does not let a link cut into
     // the HTML of the one before it (bug 1509493).
     let mut last_link_end = 0;
-    let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        match byte {
-            b'*' | b'/' | b'_' | b'|' => {
-                if let Some(tag) = phrase::tag_index(byte)
-                    && phrase::is_cluster_start(s, i)
-                {
-                    scratch.phrases.visit(s, i, tag);
-                }
-            }
-            b':' | b'@' | b'.' => {
-                // `ScanTXT`'s "performance increase": no URL where a space touches the trigger.
-                let spaced = i.checked_sub(1).and_then(|j| bytes.get(j)) == Some(&b' ')
-                    || bytes.get(i + 1) == Some(&b' ');
-                if !spaced
-                    && phrase::is_cluster_start(s, i)
-                    && let Some(found) = line.find_url(i, scratch)
-                    && !scratch.phrases.any_open()
-                    && found.desc.start >= last_link_end
-                {
-                    last_link_end = found.desc.end;
-                    on_link(TextLink {
-                        range: base + found.desc.start..base + found.desc.end,
-                        href: found.href,
-                        kind: found.kind,
-                        delimiter: found.delimiter,
-                    });
-                    i = found.desc.end;
-                    continue;
-                }
-            }
-            _ => {}
+    // Tag characters before this byte have been seen by the structured phrases. They only
+    // matter when a link is about to be made, so they are caught up with then.
+    let mut phrases_seen = 0;
+    // A link found at a `.` starts with `www.`: `.` is a trigger only from the first `www.`
+    // after the last link on (sentences have many a `.`).
+    let mut i = first.saturating_sub(base);
+    let mut www_from = line.www_dot(triggers, i);
+    loop {
+        let rest = bytes.get(i..).unwrap_or_default();
+        let colon_or_at = memchr2(b':', b'@', rest).map(|k| i + k);
+        let dot = match www_from {
+            Some(q) if q >= i => Some(q),
+            Some(_) => memchr(b'.', rest).map(|k| i + k),
+            None => None,
+        };
+        let Some(pos) = (match (colon_or_at, dot) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }) else {
+            break;
+        };
+        i = pos + 1;
+        // `ScanTXT`'s "performance increase": no URL where a space touches the trigger.
+        let spaced = pos.checked_sub(1).and_then(|j| bytes.get(j)) == Some(&b' ')
+            || bytes.get(pos + 1) == Some(&b' ');
+        if spaced || !phrase::is_cluster_start(s, pos) {
+            continue;
         }
-        i += 1;
+        let Some(found) = line.find_url(pos, scratch) else {
+            continue;
+        };
+        see_phrases(s, phrases_seen..pos, &mut scratch.phrases);
+        phrases_seen = pos;
+        if scratch.phrases.any_open() || found.desc.start < last_link_end {
+            continue;
+        }
+        last_link_end = found.desc.end;
+        phrases_seen = found.desc.end;
+        i = found.desc.end;
+        // The first `www.` at or after the last search's start, if not passed, is still the
+        // first from here; none then is none now.
+        www_from = match www_from {
+            Some(q) if q < i => line.www_dot(triggers, i),
+            kept => kept,
+        };
+        on_link(TextLink {
+            range: base + found.desc.start..base + found.desc.end,
+            href: found.href,
+            kind: found.kind,
+            delimiter: found.delimiter,
+        });
+    }
+}
+
+/// `StructPhraseHit` at each tag character of `s` in `range` that `ScanTXT` visits (one that
+/// starts a grapheme cluster).
+fn see_phrases(s: &str, range: std::ops::Range<usize>, phrases: &mut Phrases) {
+    let bytes = s.as_bytes();
+    let mut at = range.start;
+    let mut bar = None;
+    while at < range.end {
+        let window = bytes.get(at..range.end).unwrap_or_default();
+        // `|` is rare: one search for it serves until the position passes it.
+        if bar.is_none_or(|b| b < at) {
+            bar = Some(memchr(b'|', window).map_or(usize::MAX, |k| at + k));
+        }
+        let other = memchr3(b'*', b'/', b'_', window).map_or(usize::MAX, |k| at + k);
+        let next = other.min(bar.unwrap_or(usize::MAX));
+        if next >= range.end {
+            break;
+        }
+        if let Some(tag) = bytes.get(next).copied().and_then(phrase::tag_index)
+            && phrase::is_cluster_start(s, next)
+        {
+            phrases.visit(s, next, tag);
+        }
+        at = next + 1;
     }
 }
 
@@ -271,14 +396,24 @@ impl Line<'_> {
             let Some(start) = self.url_start(pos, mode) else {
                 continue;
             };
+            // What the URL starts with settles most candidates before their end is sought: the
+            // scheme at a `:`, `www.` at a `.`.
+            let head = self.s.get(start..)?;
+            let hopeless = match trigger {
+                b':' => !scheme::is_linked_scheme(head),
+                b'.' => completion(head, trigger).is_none(),
+                _ => false,
+            };
+            if hopeless {
+                continue;
+            }
             let Some(end) = self.url_end(pos, mode, start) else {
                 continue;
             };
             let raw = self.s.get(start..end)?;
+            // At a `:` the scheme was checked on the text from `start`: the URL holds the
+            // colon that ends it, or ends at a `<`, `>` or `"` that no scheme holds.
             let (kind, prefix) = if trigger == b':' {
-                if !scheme::is_linked_scheme(raw) {
-                    continue;
-                }
                 (LinkKind::Absolute, "")
             } else {
                 match completion(raw, trigger) {
@@ -299,12 +434,13 @@ impl Line<'_> {
             let (desc, delimiter) = match mode {
                 Mode::Rfc1738 => (start.checked_sub(5)?..end + 1, Delimiter::Rfc1738),
                 Mode::Rfc2396E => {
-                    let delimiter = if self.bytes.get(start - 1) == Some(&b'<') {
+                    let opener = start.checked_sub(1)?;
+                    let delimiter = if self.bytes.get(opener) == Some(&b'<') {
                         Delimiter::AngleBrackets
                     } else {
                         Delimiter::Quotes
                     };
-                    (start - 1..end + 1, delimiter)
+                    (opener..end + 1, delimiter)
                 }
                 Mode::Freetext | Mode::Abbreviated => (start..end, Delimiter::None),
             };
@@ -325,13 +461,18 @@ impl Line<'_> {
         match mode {
             // The trigger is the colon of `<URL:` (case-sensitive).
             Mode::Rfc1738 => {
-                (pos >= 4 && bytes.get(pos - 4..=pos) == Some(b"<URL:")).then_some(pos + 1)
+                let at = |back: usize| pos.checked_sub(back).and_then(|i| bytes.get(i)).copied();
+                let url_colon = at(1) == Some(b'L')
+                    && at(2) == Some(b'R')
+                    && at(3) == Some(b'U')
+                    && at(4) == Some(b'<');
+                url_colon.then_some(pos + 1)
             }
             // The nearest `<`, `>` or `"` before the trigger must be an opening one.
             Mode::Rfc2396E => {
-                let after = self.delimiter_behind.get(bytes, pos, |b, i| {
-                    matches!(b.get(i), Some(b'<' | b'>' | b'"'))
-                });
+                let after = self
+                    .delimiter_behind
+                    .get(bytes, pos, |window| memrchr3(b'<', b'>', b'"', window));
                 let opener = after.checked_sub(1).and_then(|i| bytes.get(i))?;
                 (*opener != b'>' && after < pos).then_some(after)
             }
@@ -350,12 +491,24 @@ impl Line<'_> {
             // character or `)`); the first character must be an ASCII letter or digit.
             Mode::Abbreviated => {
                 let is_email = bytes.get(pos) == Some(&b'@');
+                let mask = START | START_MAYBE | if is_email { ADDRESS } else { 0 };
+                let find_last = |window: &[u8]| {
+                    let mut end = window.len();
+                    while let Some(i) = window
+                        .get(..end)
+                        .and_then(|w| w.iter().rposition(|&b| class(b) & mask != 0))
+                    {
+                        if abbreviated_stop(window, i, is_email) {
+                            return Some(i);
+                        }
+                        end = i;
+                    }
+                    None
+                };
                 let start = if is_email {
-                    self.address_stop_behind
-                        .get(bytes, pos, |b, i| abbreviated_stop(b, i, true))
+                    self.address_stop_behind.get(bytes, pos, find_last)
                 } else {
-                    self.stop_behind
-                        .get(bytes, pos, |b, i| abbreviated_stop(b, i, false))
+                    self.stop_behind.get(bytes, pos, find_last)
                 };
                 (start < pos && bytes.get(start)?.is_ascii_alphanumeric()).then_some(start)
             }
@@ -422,14 +575,19 @@ impl Line<'_> {
             }
         };
         let hard = self.hard_ahead.get(from, |f| {
-            (f..len).find(|&i| hard_stop(bytes, i)).unwrap_or(len)
+            first_of(bytes, f, HARD | HARD_MAYBE, |i| hard_stop(bytes, i))
         });
         let open_paren = self.open_paren_ahead.get(from, next_byte(b'('));
         let close_paren = self.close_paren_ahead.get(from, next_byte(b')'));
         let open_bracket = self.open_bracket_ahead.get(from, |f| {
-            (f..len)
-                .find(|&i| bytes.get(i) == Some(&b'[') && !hard_stop(bytes, i))
-                .unwrap_or(len)
+            let mut at = f;
+            while let Some(found) = bytes.get(at..).and_then(|rest| memchr(b'[', rest)) {
+                if !hard_stop(bytes, at + found) {
+                    return at + found;
+                }
+                at += found + 1;
+            }
+            len
         });
         let close_bracket = self.close_bracket_ahead.get(from, next_byte(b']'));
         let mut stop = hard;
@@ -440,11 +598,9 @@ impl Line<'_> {
             stop = stop.min(close_bracket);
         }
         if is_email {
-            let address_stop = self.address_stop_ahead.get(from, |f| {
-                (f..len)
-                    .find(|&i| matches!(bytes.get(i), Some(b'(' | b'\'' | b')' | 0x80..=0xFF)))
-                    .unwrap_or(len)
-            });
+            let address_stop = self
+                .address_stop_ahead
+                .get(from, |f| first_of(bytes, f, ADDRESS, |_| true));
             stop = stop.min(address_stop);
         }
         stop

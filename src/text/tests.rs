@@ -189,3 +189,16 @@ fn pathological_lines_stay_linear_and_report_their_limit() {
     let line = " /a".repeat(200_000) + " http://example.com/";
     assert!(links(&line).is_empty());
 }
+
+#[test]
+fn a_mailto_url_with_a_host_must_parse() {
+    // `mailto://` makes the URL parser read a host and port, and a port that is no number
+    // fails (a case the fuzz target found): the colon gives no link. The `@` then finds the
+    // same text as an address, and `mailto:mailto://…` does parse.
+    let found = links("see mailto://joe@example.com:joe now");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kind, LinkKind::Email);
+    assert_eq!(found[0].href, "mailto:mailto://joe@example.com:joe");
+    let found = links("see mailto://joe@example.com now");
+    assert_eq!(found[0].kind, LinkKind::Absolute);
+}
