@@ -217,3 +217,90 @@ fn rewritten_srcdoc_documents_read_back_absolute() {
     let text = String::from_utf8(rewritten.message).unwrap();
     assert!(text.contains("<iframe srcdoc='<base href=\"https://evil.example/phish/\">"));
 }
+
+/// The links of `plain-text.eml`, as Thunderbird's message view makes them: a URL split by a
+/// quoted-printable soft line break is whole once decoded; `www.` hosts get `http://`,
+/// addresses `mailto:`; `<URL:…>` is delimited (RFC 1738); trailing `.` and `)` are not part of
+/// a link; bare domains, `ftp.` hosts, times and relative paths are no links. A `format=flowed`
+/// soft break (with `delsp=yes`) joins a URL, and `text/enriched` commands are not text.
+#[test]
+fn plain_text_links_as_a_mail_client_makes_them() {
+    let raw = message("plain-text.eml");
+    let report = analyze(&raw, &Options::new());
+    let text = |part| {
+        urls(&report, part)
+            .into_iter()
+            .map(|(source, reference, resolved)| {
+                assert_eq!(source, "text");
+                (reference, resolved.unwrap())
+            })
+            .collect::<Vec<_>>()
+    };
+    let owned = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let confirm = "https://account.service.example/confirm?user=12345&token=abcdef0123456789";
+    assert_eq!(
+        text("1"),
+        owned(&[
+            (confirm, confirm),
+            (
+                "www.service.example/help",
+                "http://www.service.example/help"
+            ),
+            ("help@service.example", "mailto:help@service.example"),
+            (
+                "<URL:http://old.service.example/faq>",
+                "http://old.service.example/faq"
+            ),
+        ])
+    );
+    let statement = "https://statements.service.example/2026/november/statement.pdf";
+    assert_eq!(text("2"), owned(&[(statement, statement)]));
+    let update = "https://update.service.example/now";
+    assert_eq!(text("3"), owned(&[(update, update)]));
+    // No base: plain text has none, whatever the message's Content-Base.
+    assert!(
+        report
+            .urls
+            .iter()
+            .filter(|u| u.source.is_text())
+            .all(|u| { u.base.source == BaseSource::None && u.base.url.is_none() })
+    );
+    // The ranges index each part's decoded body: exactly the link's text, or for the flowed
+    // part the text across the soft break (its space and line break, which `delsp=yes` drops).
+    let entity = |part: &str| {
+        report
+            .entities
+            .iter()
+            .find(|e| e.part.as_str() == part)
+            .unwrap()
+    };
+    let body = |part: &str| raw[entity(part).body.start..entity(part).body.end].to_vec();
+    // The part's quoted-printable holds soft line breaks and `=3D` only (RFC 2045 §6.7).
+    let decoded = String::from_utf8(body("1"))
+        .unwrap()
+        .replace("=\n", "")
+        .replace("=3D", "=");
+    for url in report.urls.iter().filter(|u| u.part.as_str() == "1") {
+        let range = url.source.range().unwrap();
+        assert_eq!(&decoded[range.start..range.end], url.reference);
+    }
+    let flowed = String::from_utf8(body("2")).unwrap();
+    let url = report.urls.iter().find(|u| u.part.as_str() == "2").unwrap();
+    let range = url.source.range().unwrap();
+    assert_eq!(
+        flowed[range.start..range.end].replace(" \n", ""),
+        url.reference
+    );
+    // Leaving the text links out leaves the rest as it was.
+    let without = analyze(&raw, &Options::new().with_text_links(false));
+    assert!(without.urls.iter().all(|u| !u.source.is_text()));
+    assert_eq!(
+        without.urls.len(),
+        report.urls.iter().filter(|u| !u.source.is_text()).count()
+    );
+}
