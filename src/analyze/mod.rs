@@ -108,8 +108,9 @@ pub fn analyze_streaming(
     analyze_in_detail(raw, options, Keep::Nothing, &mut on_url).report
 }
 
-/// [`analyze`], and the decoded text of every HTML part it scanned: what the byte ranges of
-/// that part's HTML URL records ([`UrlSource::Html`]'s `range`) index, so that
+/// [`analyze`], and the decoded text of every HTML and SVG part it scanned: what the byte
+/// ranges of that part's URL records ([`UrlSource::Html`]'s and [`UrlSource::Svg`]'s `range`)
+/// index, so that
 /// `&text[range.start..range.end]` is the URL as written in the page.
 ///
 /// The text is the part's body with its transfer encoding undone and converted to UTF-8 from
