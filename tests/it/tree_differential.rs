@@ -29,10 +29,13 @@
 //!   must be ours ([`html_parts_read_as_gmime_reads_them`]). GMime is the oracle of parts and
 //!   types; where it cannot be imported (Debian's `gir1.2-gmime-3.0` and `python3-gi` missing,
 //!   which `.ci/run` installs where it can) its half is skipped and the test prints why.
+//! - **mime4j's expected trees**: each message of `suites/mime4j/` comes with the tree mime4j's
+//!   parser must give of it, in XML (`mime4j`): it says where mime4j sees messages, body parts,
+//!   multiparts and leaves, not media types, so it is compared on that shape.
 //!
 //! Where the trees differ, the difference is the first entity that differs on a path from the
 //! root (the entities below it are not compared: they follow from it). Every difference must be
-//! listed, in [`PYTHON`] or [`GMIME`], keyed by file and part, with what each side
+//! listed, in [`PYTHON`], [`GMIME`] or [`MIME4J`], keyed by file and part, with what each side
 //! has and the class that explains it; an unlisted difference fails, and so does a listed one
 //! that no longer occurs, so that the lists stay true as the splitter changes. The classes say
 //! which side RFC 2045, RFC 2046 and RFC 5322 support, and what the other parsers do.
@@ -49,9 +52,10 @@
 //! One more oracle checks the numbering: the part numbers of RFC 3501 §6.4.5's example.
 
 mod known;
+mod mime4j;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mimebase::mailbox::{self, MBOX_HEAD_BYTES, Mbox, is_mbox};
@@ -59,7 +63,7 @@ use mimebase::{EntityKind, Options, analyze, analyze_with_html_text};
 
 use crate::support::{corpus, files_under, gmime, root};
 
-use known::{Class, GMIME, PYTHON};
+use known::{Class, GMIME, MIME4J, PYTHON};
 
 /// Files below the three directories that are not messages, each with the reason; `*` stands
 /// for any file name.
@@ -74,7 +78,8 @@ const NOT_MESSAGES: &[(&str, &str)] = &[
     ),
     (
         "suites/mime4j/*.xml",
-        "mime4j's expected tree of the `.msg` of the same name, in XML, not a message",
+        "mime4j's expected tree of the `.msg` of the same name, in XML: the third oracle \
+         (entity_trees_match_mime4j), not a message",
     ),
 ];
 
@@ -500,6 +505,55 @@ fn entity_trees_match_gmime() {
         .map(|theirs| theirs.tree)
         .collect();
     compare("GMime", &samples, &theirs, GMIME, |t| t, 180);
+}
+
+/// Each message of `suites/mime4j/` against the tree mime4j's parser is expected to give of it
+/// (the `.xml` beside it), compared on its shape ([`mime4j::shapes`]).
+#[test]
+fn entity_trees_match_mime4j() {
+    let dir = corpus().join("suites/mime4j");
+    let names = |extension: &str| -> Vec<PathBuf> {
+        files_under(&dir)
+            .into_iter()
+            .filter(|path| path.extension().is_some_and(|e| e == extension))
+            .map(|path| path.with_extension(""))
+            .collect()
+    };
+    assert_eq!(
+        names("msg"),
+        names("xml"),
+        "each .msg has its .xml, and only those"
+    );
+    let samples: Vec<Sample> = messages()
+        .samples
+        .into_iter()
+        .filter(|sample| sample.name.starts_with("suites/mime4j/"))
+        .collect();
+    let theirs: Vec<Option<Tree>> = samples
+        .iter()
+        .map(|sample| {
+            let xml = Path::new(&sample.name).with_extension("xml");
+            Some(mime4j::tree(&std::fs::read(corpus().join(xml)).unwrap()))
+        })
+        .collect();
+    // The XML is read into trees with every shape: the comparison can fail.
+    let mut shapes: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, node) in theirs.iter().flatten().flatten() {
+        *shapes.entry(node.content_type.as_str()).or_default() += 1;
+    }
+    eprintln!("entities in mime4j's expected trees, by shape: {shapes:?}");
+    assert!(
+        shapes.len() == 3 && shapes.values().all(|n| *n >= 10),
+        "{shapes:?}"
+    );
+    compare(
+        "mime4j's expected XML",
+        &samples,
+        &theirs,
+        MIME4J,
+        mime4j::shapes,
+        45,
+    );
 }
 
 /// Where GMime and we both have a `text/html` part of a message of `tree-cases/`, we read the
