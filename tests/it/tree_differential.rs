@@ -1,385 +1,98 @@
-//! The entity tree against two lenient parsers, over real mail: every message of
-//! `../shared/corpus/messages/` (mail other projects wrote, read in place), and the small
-//! messages of `tests/data/tree-cases/`, written here, one malformation each (a header line
-//! without a colon, a continuation line that lost its white space, an 8-bit byte in a field
-//! name, a `: value` line, white space before a colon, `Content-Type: image/com/x`, a
-//! `Content-Type` whose `;` was lost, in a message and in body parts, base64 `message/rfc822`
-//! with and without a text footer, `message/partial`, `message/external-body`, a first line
-//! that is no field, in a message, in body parts and in an encapsulated message, a body part
-//! that starts with its content, one whose header has no empty line after it, a UTF-8 byte
-//! order mark, `From :` on the first line, an HTML part in `x-uuencode`).
+//! The entity tree against lenient parsers, over real mail: every message of
+//! `../shared/corpus/messages/` (mail other projects wrote, read in place), of
+//! `../shared/corpus/suites/` (other projects' test messages, read in place: MIME-tools'
+//! messages from mime4j's `mimetools-testmsgs`, two of MimeKit's, one of SpamAssassin's, and
+//! pages saved by browsers as MHTML), and the small messages of `tests/data/tree-cases/`,
+//! written here, one malformation each (a header line without a colon, a continuation line
+//! that lost its white space, an 8-bit byte in a field name, a `: value` line, white space
+//! before a colon, `Content-Type: image/com/x`, a `Content-Type` whose `;` was lost, in a
+//! message and in body parts, base64 `message/rfc822` with and without a text footer,
+//! `message/partial`, `message/external-body`, a first line that is no field, in a message, in
+//! body parts and in an encapsulated message, a body part that starts with its content, one
+//! whose header has no empty line after it, a UTF-8 byte order mark, `From :` on the first
+//! line, an HTML part in `x-uuencode`). A file that is no message is listed in
+//! [`NOT_MESSAGES`] with the reason; an mbox file of several messages (as `mimebase scan` tells
+//! one, [`is_mbox`]) is listed in [`MBOXES`] and compared message by message, each named
+//! `FILE#N` (N counted from 1), with the oracles reading it as an mbox too.
 //!
-//! The two oracles:
+//! The oracles:
 //!
 //! - **Python's `email`**: `tests/support/email_tree.py` parses each message with
 //!   `email.message_from_bytes` (policy `compat32`) and writes its tree in our shape: each
 //!   entity's part identifier as we number parts, its kind, parent and media type
-//!   (`get_content_type()`). The test needs `python3` (3.9 or later, standard library only)
-//!   and fails when there is none, rather than passing without comparing.
+//!   (`get_content_type()`); an mbox is split by `mailbox.mbox`. The test needs `python3` (3.9
+//!   or later, standard library only) and fails when there is none, rather than passing without
+//!   comparing.
 //! - **GMime 3** (the parser of notmuch, Balsa and other clients), through its Python bindings
-//!   (`tests/support/gmime_tree.py`), which also gives the content of each `text/html` part:
-//!   where both trees have a `text/html` part, its text must be ours
-//!   ([`html_parts_read_as_gmime_reads_them`]). GMime is the oracle of parts and types; where
-//!   it cannot be imported (Debian's `gir1.2-gmime-3.0` and `python3-gi` missing, which
-//!   `.ci/run` installs where it can) its half is skipped and the test prints why.
+//!   (`tests/support/gmime_tree.py`; an mbox is read in GMime's mbox format), which also gives
+//!   the content of each `text/html` part: where both trees have a `text/html` part, its text
+//!   must be ours ([`html_parts_read_as_gmime_reads_them`]). GMime is the oracle of parts and
+//!   types; where it cannot be imported (Debian's `gir1.2-gmime-3.0` and `python3-gi` missing,
+//!   which `.ci/run` installs where it can) its half is skipped and the test prints why.
+//! - **mime4j's expected trees**: each message of `suites/mime4j/` comes with the tree mime4j's
+//!   parser must give of it, in XML (`mime4j`): it says where mime4j sees messages, body parts,
+//!   multiparts and leaves, not media types, so it is compared on that shape.
 //!
 //! Where the trees differ, the difference is the first entity that differs on a path from the
 //! root (the entities below it are not compared: they follow from it). Every difference must be
-//! listed, in [`PYTHON`] or [`GMIME`], keyed by file and part, with what each side has and the
-//! class that explains it; an unlisted difference fails, and so does a listed one that no
-//! longer occurs, so that the lists stay true as the splitter changes. The classes say which
-//! side RFC 2045, RFC 2046 and RFC 5322 support, and what the other clients do.
+//! listed, in [`PYTHON`], [`GMIME`] or [`MIME4J`], keyed by file and part, with what each side
+//! has and the class that explains it; an unlisted difference fails, and so does a listed one
+//! that no longer occurs, so that the lists stay true as the splitter changes. The classes say
+//! which side RFC 2045, RFC 2046 and RFC 5322 support, and what the other parsers do.
 //!
 //! Python's `email` ends a header at the first line that is neither a field (`name:` with a
 //! name of printable ASCII and no white space before the colon) nor a continuation, and reads
 //! the rest as the body; we skip such a line and read the fields after it, as GMime and mime4j
 //! do, so the two differ on `tree-cases/encoded-word-line.eml`, `lost-continuation*.eml` (the
 //! shape of MimeKit's `issue358` test message, an Office 365 header, whose
-//! `multipart/alternative` MimeKit's own test expects) and `8bit-name*.eml`:
-//! [`Class::HeaderLineNotAField`], with GMime, mime4j and MimeKit on our side.
+//! `multipart/alternative` MimeKit's own test expects; `suites/mimekit/issue358.txt` is that
+//! message) and `8bit-name*.eml`: [`Class::HeaderLineNotAField`], with GMime, mime4j and
+//! MimeKit on our side.
 //!
 //! One more oracle checks the numbering: the part numbers of RFC 3501 §6.4.5's example.
 
+mod known;
+mod mime4j;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use mimebase::mailbox::{self, MBOX_HEAD_BYTES, Mbox, is_mbox};
 use mimebase::{EntityKind, Options, analyze, analyze_with_html_text};
 
 use crate::support::{corpus, files_under, gmime, root};
 
-/// Files below the two directories that are not messages, each with the reason.
-const NOT_MESSAGES: &[(&str, &str)] = &[(
-    "messages/FEATURES.jsonl",
-    "the corpus's description of its messages (JSON lines), not a message",
+use known::{Class, GMIME, MIME4J, PYTHON};
+
+/// Files below the three directories that are not messages, each with the reason; `*` stands
+/// for any file name.
+const NOT_MESSAGES: &[(&str, &str)] = &[
+    (
+        "messages/FEATURES.jsonl",
+        "the corpus's description of its messages (JSON lines), not a message",
+    ),
+    (
+        "suites/MANIFEST.md",
+        "where each file of suites/ comes from (repository, commit, licence), in Markdown",
+    ),
+    (
+        "suites/mime4j/*.xml",
+        "mime4j's expected tree of the `.msg` of the same name, in XML: the third oracle \
+         (entity_trees_match_mime4j), not a message",
+    ),
+];
+
+/// The mbox files of several messages, each with how it is read. Every other file that
+/// `mimebase scan` would read as an mbox (one that starts with a `From ` line) holds one
+/// message, and is compared as a message file, as the oracles read it.
+const MBOXES: &[(&str, &str)] = &[(
+    "suites/mimekit/content-length.mbox.txt",
+    "MimeKit's test mbox: 29 messages after Netscape's `From - ` lines, each with a \
+     Content-Length field; no line of a body starts with `From `, so the readers that split at \
+     `From ` lines (ours, Python's `mailbox.mbox`, GMime's, which ignores Content-Length unless \
+     told otherwise) find the 29 messages MimeKit's summary of the file lists",
 )];
-
-/// Why a tree may differ from Python's or GMime's. Each reason says what the oracle does, what
-/// we do, which side the RFC supports, and what the other clients do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Class {
-    EncodedMessage,
-    BoundaryTrailingSpace,
-    HeaderLineNotAField,
-    SpaceBeforeColon,
-    JunkAfterMediaType,
-    NotAnEncapsulatedMessage,
-    PartFirstLineNotAField,
-    NoEmptyLineInPart,
-    ByteOrderMark,
-    MessageFirstLineNotAField,
-}
-
-impl Class {
-    fn reason(self) -> &'static str {
-        match self {
-            Class::EncodedMessage => {
-                "message/rfc822 in base64: we decode the body and walk the message in it, as \
-                 mime4j does (its expected XML shows the nested messages); Python parses the \
-                 still-encoded text as a message without header (text/plain); GMime keeps the \
-                 part as a leaf. RFC 2046 §5.2.1 allows only 7bit, 8bit and binary here, so the \
-                 sender is wrong and no reading is required; decoding recovers what was sent"
-            }
-            Class::BoundaryTrailingSpace => {
-                "a boundary parameter that ends in spaces (mime4j's `weird-boundary` test \
-                 message has one): Python strips the trailing white space from the boundary, so a line with one \
-                 space less is a delimiter and starts one more part; we, GMime and mime4j's \
-                 expected XML match the boundary as written. RFC 2046 §5.1.1: a boundary ends \
-                 in a `bcharsnospace` and has at most 70 characters, so the parameter is \
-                 invalid; matching it as written is the literal reading"
-            }
-            Class::SpaceBeforeColon => {
-                "`Content-Type :` with white space before the colon: Python's header pattern \
-                 has no room for it and ends the header (text/plain); we and GMime read the \
-                 field. RFC 5322 §4.5.3 (obs-optional: field-name *WSP \":\") says such fields \
-                 must be accepted: we are right"
-            }
-            Class::HeaderLineNotAField => {
-                "a header line that is not a field before the Content-Type (an encoded word or \
-                 a continuation line without its leading white space, an Office 365 message \
-                 among them; or a field name with an 8-bit byte): Python ends the header at \
-                 that line, so the fields after it become body (text/plain); we skip the line \
-                 and read the fields after it up to the empty line, as GMime does (it also \
-                 takes the 8-bit name as a field, as we do), as mime4j's expected XML for \
-                 `malformedHeader-nocrlfcrlf` shows, and as MimeKit's tests expect of \
-                 `issue358` (multipart/alternative). RFC 5322 §2.2 and §3.6.8: the line is no \
-                 field; nothing says the header ends there, and the clients read on"
-            }
-            Class::JunkAfterMediaType => {
-                "a Content-Type whose `;` was lost (`text/html charset=utf-8`, `multipart/mixed \
-                 boundary=x`) or with more after its subtype (`image/com/x`): we read the valid \
-                 type/subtype at its start, with the parameters after the next `;` only, as \
-                 GMime does (so `multipart/mixed boundary=x` has no boundary and no parts, for \
-                 GMime too; MimeKit reads the same type, and Thunderbird, cutting the type at \
-                 `;` or white space, too); Python keeps the whole value as the type when it \
-                 has one `/` (`text/html charset=utf-8`, not HTML) and reads text/plain when it \
-                 has more. RFC 2045 §5.1 makes the value invalid and §5.2 would read \
-                 text/plain: we read it as the clients show it, so that no HTML part they show \
-                 is missed"
-            }
-            Class::NotAnEncapsulatedMessage => {
-                "message/partial and message/external-body: Python parses every message/* body \
-                 but delivery-status as a message; we and GMime keep them as leaves. RFC 2046 \
-                 §5.2.2: a partial body is a fragment of a message, only the first one begins \
-                 with its header; §5.2.3: an external-body's body is the header of a message \
-                 stored elsewhere, not a message of this one: we are right"
-            }
-            Class::PartFirstLineNotAField => {
-                "a body part or encapsulated message whose first line is no field, with a \
-                 Content-Type after it before the empty line: Python reads no header (the first \
-                 line ends it) and the part is text/plain; we skip the lines before the first \
-                 field and read the fields, as GMime and MimeKit do (their parsers skip such \
-                 lines) and Thunderbird (which reads every line up to the empty line as the \
-                 part's header): the part is the HTML they show. RFC 2046 §5.1.1 wants the \
-                 part's header right after the delimiter; nothing says a junk line ends it"
-            }
-            Class::NoEmptyLineInPart => {
-                "a body part with no empty line before the next delimiter, whose first line is \
-                 no field: GMime reads all its lines as a header (skipping those that are no \
-                 field), so the part is empty, of the type a Content-Type line among them gives \
-                 (text/html here), or, without any field, no part at all; we read no header \
-                 when no empty line ends one, and the part is text/plain with those lines as \
-                 its body, as Python reads it (RFC 2046 §5.1.1: a header ends with an empty \
-                 line; the content is the lines after the delimiter). GMime shows nothing of \
-                 such a part, so we hide nothing it shows"
-            }
-            Class::ByteOrderMark => {
-                "a message that starts with a UTF-8 byte order mark: we skip it, as MimeKit's \
-                 parser does, and read the header after it; GMime takes it for part of the \
-                 first field's name (`\u{feff}Content-Type` is no Content-Type: text/plain), \
-                 and Python's `email` reads no header at all (text/plain). RFC 5322 has no \
-                 room for it; the clients that skip it show the message its header describes"
-            }
-            Class::MessageFirstLineNotAField => {
-                "a message whose first line is no field (nor an mbox `From ` line): GMime \
-                 reads no message at all; we and Python read it all as body (text/plain), so \
-                 that whatever it holds is still scanned"
-            }
-        }
-    }
-}
-
-/// The differences from Python's `email`: (file, part, our media type, Python's, class), `-`
-/// where a side has no such entity. Python's values were produced by
-/// `tests/support/email_tree.py` with CPython 3.11's `email`.
-const PYTHON: &[(&str, &str, &str, &str, Class)] = &[
-    (
-        "tree-cases/boundary-trailing-space.eml",
-        "2",
-        "-",
-        "text/plain",
-        Class::BoundaryTrailingSpace,
-    ),
-    (
-        "tree-cases/b64-rfc822.eml",
-        "1.HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::EncodedMessage,
-    ),
-    (
-        "tree-cases/space-before-colon.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::SpaceBeforeColon,
-    ),
-    (
-        "tree-cases/message-external-body.eml",
-        "1.HEADER",
-        "-",
-        "text/html",
-        Class::NotAnEncapsulatedMessage,
-    ),
-    (
-        "tree-cases/message-partial.eml",
-        "1.HEADER",
-        "-",
-        "text/plain",
-        Class::NotAnEncapsulatedMessage,
-    ),
-    (
-        "tree-cases/b64-footer-rfc822.eml",
-        "1.HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::EncodedMessage,
-    ),
-    (
-        "tree-cases/8bit-name-utf8.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::HeaderLineNotAField,
-    ),
-    (
-        "tree-cases/8bit-name.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::HeaderLineNotAField,
-    ),
-    (
-        "tree-cases/encoded-word-line.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::HeaderLineNotAField,
-    ),
-    (
-        "tree-cases/lost-continuation-nospace.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::HeaderLineNotAField,
-    ),
-    (
-        "tree-cases/lost-continuation.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::HeaderLineNotAField,
-    ),
-    (
-        "tree-cases/lost-semicolon-quoted.eml",
-        "HEADER",
-        "multipart/mixed",
-        "multipart/mixed boundary=\"x\"",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/lost-semicolon.eml",
-        "HEADER",
-        "multipart/mixed",
-        "multipart/mixed boundary=x",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/image-com-x.eml",
-        "HEADER",
-        "image/com",
-        "text/plain",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/mp-extra-slash.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/part-content-type-junk.eml",
-        "1",
-        "text/html",
-        "text/html charset=utf-8",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/part-content-type-junk.eml",
-        "2",
-        "image/png",
-        "text/plain",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/part-multipart-lost-semicolon.eml",
-        "1",
-        "multipart/alternative",
-        "multipart/alternative boundary=inner",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/part-multipart-lost-semicolon.eml",
-        "2",
-        "multipart/related",
-        "multipart/related junk",
-        Class::JunkAfterMediaType,
-    ),
-    (
-        "tree-cases/part-junk-first-line.eml",
-        "2",
-        "text/html",
-        "text/plain",
-        Class::PartFirstLineNotAField,
-    ),
-    (
-        "tree-cases/part-junk-lines-then-fields.eml",
-        "2",
-        "text/html",
-        "text/plain",
-        Class::PartFirstLineNotAField,
-    ),
-    (
-        "tree-cases/rfc822-junk-first-line.eml",
-        "1.HEADER",
-        "text/html",
-        "text/plain",
-        Class::PartFirstLineNotAField,
-    ),
-    (
-        "tree-cases/byte-order-mark.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::ByteOrderMark,
-    ),
-];
-
-/// The differences from GMime: (file, part, our media type, GMime's, class), `-` where a side
-/// has no such entity, `no message` where GMime reads none. GMime's values were produced by
-/// `tests/support/gmime_tree.py` with GMime 3.2.13 (Debian's `gir1.2-gmime-3.0`).
-const GMIME: &[(&str, &str, &str, &str, Class)] = &[
-    (
-        "messages/mime4j/base64encoded-rfc822message.msg",
-        "1.HEADER",
-        "text/plain",
-        "-",
-        Class::EncodedMessage,
-    ),
-    (
-        "tree-cases/b64-rfc822.eml",
-        "1.HEADER",
-        "multipart/mixed",
-        "-",
-        Class::EncodedMessage,
-    ),
-    (
-        "tree-cases/b64-footer-rfc822.eml",
-        "1.HEADER",
-        "multipart/mixed",
-        "-",
-        Class::EncodedMessage,
-    ),
-    (
-        "tree-cases/byte-order-mark.eml",
-        "HEADER",
-        "multipart/mixed",
-        "text/plain",
-        Class::ByteOrderMark,
-    ),
-    (
-        "tree-cases/first-line-not-field.eml",
-        "HEADER",
-        "text/plain",
-        "no message",
-        Class::MessageFirstLineNotAField,
-    ),
-    (
-        "tree-cases/part-junk-fields-no-blank-line.eml",
-        "1",
-        "text/plain",
-        "text/html",
-        Class::NoEmptyLineInPart,
-    ),
-    (
-        "tree-cases/part-starts-with-text.eml",
-        "2",
-        "text/plain",
-        "-",
-        Class::NoEmptyLineInPart,
-    ),
-];
 
 /// One entity as both sides describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -411,27 +124,81 @@ fn ours(raw: &[u8]) -> Tree {
         .collect()
 }
 
-/// What an oracle gives for one file: its tree, `None` where it reads no message, and the
+/// What an oracle gives for one message: its tree, `None` where it reads no message, and the
 /// text of each `text/html` part it gives the text of, by part.
 struct Theirs {
     tree: Option<Tree>,
     html: HashMap<String, String>,
 }
 
-/// The oracle's trees of `files`, in order, from one run of `script` (in `tests/support/`)
-/// by `python`.
-fn oracle(python: &str, script: &str, files: &[PathBuf]) -> Vec<Theirs> {
+/// A file given to the oracles: its path, and the number of messages we read in it where it is
+/// one of [`MBOXES`] (the oracles read it as an mbox), `None` for a message file.
+struct OracleFile {
+    path: PathBuf,
+    mbox: Option<usize>,
+}
+
+impl OracleFile {
+    fn message(path: PathBuf) -> Self {
+        OracleFile { path, mbox: None }
+    }
+}
+
+/// An oracle's entities (a JSON list, or `null` where it reads no message).
+fn theirs(entities: &serde_json::Value) -> Theirs {
+    let Some(entities) = entities.as_array() else {
+        return Theirs {
+            tree: None,
+            html: HashMap::new(),
+        };
+    };
+    let mut html = HashMap::new();
+    let tree = entities
+        .iter()
+        .map(|e| {
+            let kind = match e["kind"].as_str().unwrap() {
+                "message" => "message",
+                "body_part" => "body_part",
+                other => panic!("unknown kind {other}"),
+            };
+            let node = Node {
+                kind,
+                parent: e["parent"].as_str().map(str::to_owned),
+                content_type: e["content_type"].as_str().unwrap().to_owned(),
+            };
+            let part = e["part"].as_str().unwrap().to_owned();
+            if let Some(text) = e["html"].as_str() {
+                html.insert(part.clone(), text.to_owned());
+            }
+            (part, node)
+        })
+        .collect();
+    Theirs {
+        tree: Some(tree),
+        html,
+    }
+}
+
+/// The oracle's trees of the messages of `files`, in order (an mbox's messages in the order
+/// of the file), from one run of `script` (in `tests/support/`) by `python`. An mbox in
+/// which the oracle finds another number of messages than we do fails the test: the trees
+/// could not be paired.
+fn oracle(python: &str, script: &str, files: &[OracleFile]) -> Vec<Theirs> {
     let script = root().join("tests/support").join(script);
-    let output = Command::new(python)
-        .arg(&script)
-        .args(files)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "this test needs {python} (to run {}), and running it failed: {e}",
-                script.display()
-            )
-        });
+    let mut command = Command::new(python);
+    command.arg(&script);
+    for file in files {
+        if file.mbox.is_some() {
+            command.arg("--mbox");
+        }
+        command.arg(&file.path);
+    }
+    let output = command.output().unwrap_or_else(|e| {
+        panic!(
+            "this test needs {python} (to run {}), and running it failed: {e}",
+            script.display()
+        )
+    });
     assert!(
         output.status.success(),
         "{} failed: {}\n{}",
@@ -440,51 +207,36 @@ fn oracle(python: &str, script: &str, files: &[PathBuf]) -> Vec<Theirs> {
         String::from_utf8_lossy(&output.stderr)
     );
     let text = String::from_utf8(output.stdout).unwrap();
-    let trees: Vec<Theirs> = text
-        .lines()
-        .zip(files)
-        .map(|(line, file)| {
-            let value: serde_json::Value = serde_json::from_str(line).unwrap();
-            assert_eq!(value["file"].as_str(), file.to_str(), "{line}");
-            let Some(entities) = value["entities"].as_array() else {
-                return Theirs {
-                    tree: None,
-                    html: HashMap::new(),
-                };
-            };
-            let mut html = HashMap::new();
-            let tree = entities
-                .iter()
-                .map(|e| {
-                    let kind = match e["kind"].as_str().unwrap() {
-                        "message" => "message",
-                        "body_part" => "body_part",
-                        other => panic!("unknown kind {other}"),
-                    };
-                    let node = Node {
-                        kind,
-                        parent: e["parent"].as_str().map(str::to_owned),
-                        content_type: e["content_type"].as_str().unwrap().to_owned(),
-                    };
-                    let part = e["part"].as_str().unwrap().to_owned();
-                    if let Some(text) = e["html"].as_str() {
-                        html.insert(part.clone(), text.to_owned());
-                    }
-                    (part, node)
-                })
-                .collect();
-            Theirs {
-                tree: Some(tree),
-                html,
+    assert_eq!(
+        text.lines().count(),
+        files.len(),
+        "one line per file:\n{text}"
+    );
+    let mut trees = Vec::new();
+    for (line, file) in text.lines().zip(files) {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(value["file"].as_str(), file.path.to_str(), "{line}");
+        match file.mbox {
+            None => trees.push(theirs(&value["entities"])),
+            Some(ours) => {
+                let messages = value["messages"].as_array().unwrap();
+                assert_eq!(
+                    messages.len(),
+                    ours,
+                    "{} reads {} messages in {}, we read {ours}",
+                    script.display(),
+                    messages.len(),
+                    file.path.display()
+                );
+                trees.extend(messages.iter().map(theirs));
             }
-        })
-        .collect();
-    assert_eq!(trees.len(), files.len(), "one line per file:\n{text}");
+        }
+    }
     trees
 }
 
-/// Python's trees of `files`, in order, from one run of `email_tree.py`.
-fn pythons(files: &[PathBuf]) -> Vec<Tree> {
+/// Python's trees of the messages of `files`, in order, from one run of `email_tree.py`.
+fn pythons(files: &[OracleFile]) -> Vec<Tree> {
     oracle("python3", "email_tree.py", files)
         .into_iter()
         .map(|theirs| {
@@ -541,12 +293,52 @@ fn describe(node: Option<&Node>) -> String {
     node.map_or_else(|| "-".to_owned(), |n| n.content_type.clone())
 }
 
-/// Every message file, with the name it has in [`KNOWN`].
-fn messages() -> Vec<(String, PathBuf)> {
-    let mut found = Vec::new();
+/// One message to compare: its name in the tables (its file's path below `corpus/` or
+/// `tests/data/`, with `#N` after it for the Nth message of an mbox), and its bytes.
+struct Sample {
+    name: String,
+    raw: Vec<u8>,
+}
+
+/// Every message, and the files to give the oracles for them (an mbox gives several
+/// messages, in order).
+struct Messages {
+    samples: Vec<Sample>,
+    files: Vec<OracleFile>,
+}
+
+/// Whether `name` is `pattern`, where a `*` in `pattern` stands for a file name.
+fn matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((prefix, suffix)) => name
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .is_some_and(|middle| !middle.contains('/')),
+        None => pattern == name,
+    }
+}
+
+/// The messages of the mbox file `raw`, split as `mimebase scan` splits it.
+fn split_mbox(name: &str, raw: &[u8]) -> Vec<Vec<u8>> {
+    Mbox::new(name.to_owned(), raw, u64::MAX)
+        .map(|message| match message.input {
+            mailbox::Input::Bytes(bytes) => bytes,
+            mailbox::Input::Error(kind, why) => panic!("{name}: {kind:?}: {why}"),
+        })
+        .collect()
+}
+
+/// Every message below the three directories, with the files that hold them.
+fn messages() -> Messages {
+    let mut found = Messages {
+        samples: Vec::new(),
+        files: Vec::new(),
+    };
     let mut skipped = HashSet::new();
+    let mut mboxes = HashSet::new();
     for (dir, under) in [
         (corpus(), corpus().join("messages")),
+        (corpus(), corpus().join("suites")),
         (
             root().join("tests/data"),
             root().join("tests/data/tree-cases"),
@@ -554,34 +346,78 @@ fn messages() -> Vec<(String, PathBuf)> {
     ] {
         for path in files_under(&under) {
             let name = path.strip_prefix(&dir).unwrap().display().to_string();
-            if NOT_MESSAGES.iter().any(|(file, _)| *file == name) {
-                skipped.insert(name);
+            if let Some((pattern, _)) = NOT_MESSAGES.iter().find(|(p, _)| matches(p, &name)) {
+                skipped.insert(*pattern);
+                continue;
+            }
+            let raw = std::fs::read(&path).unwrap();
+            let listed = MBOXES.iter().any(|(file, _)| *file == name);
+            let split = if is_mbox(&raw[..raw.len().min(MBOX_HEAD_BYTES)]) {
+                split_mbox(&name, &raw)
             } else {
-                found.push((name, path));
+                Vec::new()
+            };
+            assert_eq!(
+                listed,
+                split.len() > 1,
+                "{name}: an mbox of {} messages is listed in MBOXES, and only such a file",
+                split.len()
+            );
+            if listed {
+                mboxes.insert(name.clone());
+                found.files.push(OracleFile {
+                    path,
+                    mbox: Some(split.len()),
+                });
+                for (index, raw) in split.into_iter().enumerate() {
+                    let name = format!("{name}#{}", index + 1);
+                    found.samples.push(Sample { name, raw });
+                }
+            } else {
+                found.files.push(OracleFile::message(path));
+                found.samples.push(Sample { name, raw });
             }
         }
     }
-    for (file, reason) in NOT_MESSAGES {
-        assert!(skipped.contains(*file), "{file} is gone ({reason})");
+    for (pattern, reason) in NOT_MESSAGES {
+        assert!(skipped.contains(pattern), "{pattern} is gone ({reason})");
+    }
+    for (file, reason) in MBOXES {
+        assert!(mboxes.contains(*file), "{file} is gone ({reason})");
     }
     found
 }
 
-/// Compares our tree of each message with `oracle`'s (`None` where it reads no message):
-/// every difference must be in `known`, and every entry of `known` must still occur.
+/// Where a message comes from, for the counts: `messages`, `tree-cases`, or the project
+/// below `suites/`.
+fn group(name: &str) -> &str {
+    let mut ends = name.match_indices('/').map(|(at, _)| at);
+    let first = ends.next().unwrap_or(name.len());
+    match &name[..first] {
+        "suites" => &name[..ends.next().unwrap_or(name.len())],
+        top => top,
+    }
+}
+
+/// Compares our tree of each message, as `view` shows it, with `oracle`'s (`None` where it
+/// reads no message): every difference must be in `known`, and every entry of `known` must
+/// still occur. At least `minimum` messages must have been compared.
 fn compare(
     oracle: &str,
-    messages: &[(String, PathBuf)],
+    samples: &[Sample],
     theirs: &[Option<Tree>],
     known: &[(&str, &str, &str, &str, Class)],
+    view: fn(Tree) -> Tree,
+    minimum: usize,
 ) {
+    assert_eq!(samples.len(), theirs.len());
     let mut per_class: BTreeMap<Class, usize> = BTreeMap::new();
+    // Per group: messages, and those with the same tree.
+    let mut per_group: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut seen = HashSet::new();
     let mut unexplained = Vec::new();
-    let mut agreeing = 0;
-    for ((name, path), theirs) in messages.iter().zip(theirs) {
-        let raw = std::fs::read(path).unwrap();
-        let ours = ours(&raw);
+    for (Sample { name, raw }, theirs) in samples.iter().zip(theirs) {
+        let ours = view(ours(raw));
         let found: Vec<(String, String, String)> = match theirs {
             Some(theirs) => differences(&ours, theirs)
                 .into_iter()
@@ -593,8 +429,10 @@ fn compare(
                 "no message".to_owned(),
             )],
         };
+        let counts = per_group.entry(group(name)).or_default();
+        counts.0 += 1;
         if found.is_empty() {
-            agreeing += 1;
+            counts.1 += 1;
         }
         for (part, a, b) in found {
             let index = known.iter().position(|(file, p, ours, theirs, _)| {
@@ -620,10 +458,16 @@ fn compare(
             )
         })
         .collect();
+    let agreeing: usize = per_group.values().map(|(_, same)| same).sum();
+    let groups: Vec<String> = per_group
+        .iter()
+        .map(|(group, (all, same))| format!("{group} {same}/{all}"))
+        .collect();
     eprintln!(
-        "{oracle} differential: {} messages, {agreeing} with the same tree; differences per \
-         class: {per_class:#?}",
-        messages.len()
+        "{oracle} differential: {} messages, {agreeing} with the same tree ({}); differences \
+         per class: {per_class:#?}",
+        samples.len(),
+        groups.join(", ")
     );
     assert!(
         unexplained.is_empty(),
@@ -636,15 +480,14 @@ fn compare(
         "listed differences from {oracle} that no longer occur (remove them):\n{}",
         stale.join("\n")
     );
-    assert!(messages.len() >= 100, "{}", messages.len());
+    assert!(samples.len() >= minimum, "{}", samples.len());
 }
 
 #[test]
 fn entity_trees_match_python_email() {
-    let messages = messages();
-    let paths: Vec<PathBuf> = messages.iter().map(|(_, p)| p.clone()).collect();
-    let theirs: Vec<Option<Tree>> = pythons(&paths).into_iter().map(Some).collect();
-    compare("Python's email", &messages, &theirs, PYTHON);
+    let Messages { samples, files } = messages();
+    let theirs: Vec<Option<Tree>> = pythons(&files).into_iter().map(Some).collect();
+    compare("Python's email", &samples, &theirs, PYTHON, |t| t, 180);
 }
 
 #[test]
@@ -656,13 +499,61 @@ fn entity_trees_match_gmime() {
             return;
         }
     };
-    let messages = messages();
-    let paths: Vec<PathBuf> = messages.iter().map(|(_, p)| p.clone()).collect();
-    let theirs: Vec<Option<Tree>> = oracle(python, "gmime_tree.py", &paths)
+    let Messages { samples, files } = messages();
+    let theirs: Vec<Option<Tree>> = oracle(python, "gmime_tree.py", &files)
         .into_iter()
         .map(|theirs| theirs.tree)
         .collect();
-    compare("GMime", &messages, &theirs, GMIME);
+    compare("GMime", &samples, &theirs, GMIME, |t| t, 180);
+}
+
+/// Each message of `suites/mime4j/` against the tree mime4j's parser is expected to give of it
+/// (the `.xml` beside it), compared on its shape ([`mime4j::shapes`]).
+#[test]
+fn entity_trees_match_mime4j() {
+    let dir = corpus().join("suites/mime4j");
+    let names = |extension: &str| -> Vec<PathBuf> {
+        files_under(&dir)
+            .into_iter()
+            .filter(|path| path.extension().is_some_and(|e| e == extension))
+            .map(|path| path.with_extension(""))
+            .collect()
+    };
+    assert_eq!(
+        names("msg"),
+        names("xml"),
+        "each .msg has its .xml, and only those"
+    );
+    let samples: Vec<Sample> = messages()
+        .samples
+        .into_iter()
+        .filter(|sample| sample.name.starts_with("suites/mime4j/"))
+        .collect();
+    let theirs: Vec<Option<Tree>> = samples
+        .iter()
+        .map(|sample| {
+            let xml = Path::new(&sample.name).with_extension("xml");
+            Some(mime4j::tree(&std::fs::read(corpus().join(xml)).unwrap()))
+        })
+        .collect();
+    // The XML is read into trees with every shape: the comparison can fail.
+    let mut shapes: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, node) in theirs.iter().flatten().flatten() {
+        *shapes.entry(node.content_type.as_str()).or_default() += 1;
+    }
+    eprintln!("entities in mime4j's expected trees, by shape: {shapes:?}");
+    assert!(
+        shapes.len() == 3 && shapes.values().all(|n| *n >= 10),
+        "{shapes:?}"
+    );
+    compare(
+        "mime4j's expected XML",
+        &samples,
+        &theirs,
+        MIME4J,
+        mime4j::shapes,
+        45,
+    );
 }
 
 /// Where GMime and we both have a `text/html` part of a message of `tree-cases/`, we read the
@@ -678,7 +569,8 @@ fn html_parts_read_as_gmime_reads_them() {
         }
     };
     let cases = files_under(&root().join("tests/data/tree-cases"));
-    let theirs = oracle(python, "gmime_tree.py", &cases);
+    let files: Vec<OracleFile> = cases.iter().cloned().map(OracleFile::message).collect();
+    let theirs = oracle(python, "gmime_tree.py", &files);
     let mut compared = Vec::new();
     for (path, theirs) in cases.iter().zip(&theirs) {
         let raw = std::fs::read(path).unwrap();
@@ -743,5 +635,6 @@ fn part_numbers_are_those_of_rfc_3501_example() {
             .collect()
     };
     pretty_assertions::assert_eq!(summary(&ours(&std::fs::read(&path).unwrap())), expected);
-    pretty_assertions::assert_eq!(summary(&pythons(&[path])[0]), expected, "Python's email");
+    let theirs = pythons(&[OracleFile::message(path)]);
+    pretty_assertions::assert_eq!(summary(&theirs[0]), expected, "Python's email");
 }

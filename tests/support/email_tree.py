@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """The entity tree of messages as Python's `email` package parses them, in mimebase's shape.
 
-Usage: email_tree.py FILE...
+Usage: email_tree.py [--mbox] FILE...
 
 Prints one JSON object per line and per file, in the order given:
 
     {"file": FILE, "entities": [{"part": "HEADER", "kind": "message", "parent": null,
                                  "content_type": "multipart/mixed"}, ...]}
+
+A FILE after `--mbox` is an mbox, split by `mailbox.mbox` (at every line that starts with
+`From `; it undoes no `>From ` quoting); its line has the entities of each of its messages, in the order of the file, and no
+`entities`:
+
+    {"file": FILE, "messages": [[{"part": "HEADER", ...}, ...], ...]}
 
 Entities come in document order (depth first, a parent before its children) and are numbered
 as mimebase numbers them (IMAP section specifications, RFC 3501 §6.4.5): the root message is
@@ -30,6 +36,7 @@ entities, so a delivery status is written here as a leaf, as mimebase has it.
 import email
 import email.policy
 import json
+import mailbox
 import sys
 
 
@@ -69,14 +76,29 @@ def walk(message, part, kind, parent, out):
             walk(body_part, child(part, index), "body_part", part, out)
 
 
-def main(paths):
-    for path in paths:
-        with open(path, "rb") as file:
-            data = file.read()
-        message = email.message_from_bytes(data, policy=email.policy.compat32)
-        entities = []
-        walk(message, "HEADER", "message", None, entities)
-        print(json.dumps({"file": path, "entities": entities}))
+def entities(data):
+    message = email.message_from_bytes(data, policy=email.policy.compat32)
+    out = []
+    walk(message, "HEADER", "message", None, out)
+    return out
+
+
+def main(arguments):
+    is_mbox = False
+    for argument in arguments:
+        if argument == "--mbox":
+            is_mbox = True
+            continue
+        if is_mbox:
+            # The bytes of each message without its `From ` line, parsed as any message is.
+            box = mailbox.mbox(argument, create=False)
+            messages = [entities(box.get_bytes(key)) for key in box.iterkeys()]
+            print(json.dumps({"file": argument, "messages": messages}))
+        else:
+            with open(argument, "rb") as file:
+                data = file.read()
+            print(json.dumps({"file": argument, "entities": entities(data)}))
+        is_mbox = False
 
 
 if __name__ == "__main__":

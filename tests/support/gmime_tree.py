@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """GMime 3's entity tree of messages, in the shape `email_tree.py` writes.
 
-Usage: /usr/bin/python3 gmime_tree.py FILE...
+Usage: /usr/bin/python3 gmime_tree.py [--mbox] FILE...
 
 `tests/it/tree_differential.rs` runs it, where GMime's Python bindings can be imported
 (Debian: `apt-get install gir1.2-gmime-3.0 python3-gi`, which `.ci/run` does where it can), to
@@ -9,7 +9,10 @@ compare our entity trees with GMime's. Same output as `email_tree.py`, one JSON 
 with one more key on the entities that are `text/html` leaves (a message whose body is one
 included): `html`, the part's content with
 its transfer encoding undone (`g_mime_part_get_content`), as UTF-8 (bytes that are not become
-U+FFFD). A file GMime reads no message from gets `"entities": null`.
+U+FFFD). A file GMime reads no message from gets `"entities": null`. A FILE after `--mbox`
+is read in GMime's mbox format (`GMIME_FORMAT_MBOX`: a message starts at each `From ` line;
+`Content-Length` is not respected, GMime's default), and its line has `messages`, the
+entities of each message in the order of the file, in place of `entities`.
 
 GMime names a message's media type by its body (`g_mime_message_get_mime_part`); a
 `message/rfc822` part is walked into only when GMime made it a `GMimeMessagePart` (it does not
@@ -78,17 +81,36 @@ def walk_body(obj, part, out):
             walk(inner, encapsulated(part), "message", part, out)
 
 
-def main(paths):
+def entities(message):
+    if message is None:
+        return None
+    out = []
+    walk(message, "HEADER", "message", None, out)
+    return out
+
+
+def main(arguments):
     GMime.init()
-    for path in paths:
-        parser = GMime.Parser.new_with_stream(GMime.StreamFile.open(path, "r"))
-        parser.set_format(GMime.Format.MESSAGE)
-        message = parser.construct_message(None)
-        entities = None
-        if message is not None:
-            entities = []
-            walk(message, "HEADER", "message", None, entities)
-        print(json.dumps({"file": path, "entities": entities}))
+    is_mbox = False
+    for argument in arguments:
+        if argument == "--mbox":
+            is_mbox = True
+            continue
+        parser = GMime.Parser.new_with_stream(GMime.StreamFile.open(argument, "r"))
+        if is_mbox:
+            parser.set_format(GMime.Format.MBOX)
+            messages = []
+            while not parser.eos():
+                message = parser.construct_message(None)
+                if message is None:
+                    break
+                messages.append(entities(message))
+            print(json.dumps({"file": argument, "messages": messages}))
+        else:
+            parser.set_format(GMime.Format.MESSAGE)
+            message = parser.construct_message(None)
+            print(json.dumps({"file": argument, "entities": entities(message)}))
+        is_mbox = False
 
 
 if __name__ == "__main__":
