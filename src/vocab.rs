@@ -443,6 +443,21 @@ pub const URL_ATTRIBUTE_NAMES: &[&str] = &[
     "cursor",
 ];
 
+/// The SVG presentation attributes (SVG 2 §6.6) whose values can hold a CSS `url()` that a
+/// browser loads: paint servers, filters, clipping paths, masks, markers and cursors.
+/// Chromium loads an external document named in any of them.
+pub const SVG_PRESENTATION_ATTRIBUTES: [&str; 9] = [
+    "fill",
+    "stroke",
+    "filter",
+    "clip-path",
+    "mask",
+    "marker-start",
+    "marker-mid",
+    "marker-end",
+    "cursor",
+];
+
 /// `name` as [`URL_ATTRIBUTE_NAMES`] spells it (compared exactly: names are lowercase), when it
 /// is one.
 pub fn url_attribute_name(name: &str) -> Option<&'static str> {

@@ -254,11 +254,11 @@ mod tests {
         for name in vocab::URL_ATTRIBUTE_NAMES {
             assert!(
                 URL_ATTRIBUTES.iter().any(|row| row.name == *name)
-                    || crate::svg::PRESENTATION_ATTRIBUTES.contains(name),
+                    || vocab::SVG_PRESENTATION_ATTRIBUTES.contains(name),
                 "{name}"
             );
         }
-        for name in crate::svg::PRESENTATION_ATTRIBUTES {
+        for name in vocab::SVG_PRESENTATION_ATTRIBUTES {
             assert_eq!(vocab::url_attribute_name(name), Some(name));
         }
     }

@@ -93,8 +93,6 @@
 mod dtd;
 mod names;
 
-#[cfg(test)]
-pub(crate) use names::PRESENTATION_ATTRIBUTES;
 mod scanner;
 mod style;
 mod syntax;

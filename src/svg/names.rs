@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use crate::html::{UrlKind, html_url_attribute};
+use crate::vocab::SVG_PRESENTATION_ATTRIBUTES as PRESENTATION_ATTRIBUTES;
 
 /// The SVG namespace.
 pub(super) const SVG: &str = "http://www.w3.org/2000/svg";
@@ -146,21 +147,6 @@ pub(super) fn declared_prefix(qname: &str) -> Option<&str> {
 /// The SVG elements whose `href` (or XLink `href`) is a URL a browser follows: a link (`a`),
 /// or a resource it loads (`image`, `use`, `feImage`; `script` is not, with scripting off).
 const SVG_HREF_ELEMENTS: [&str; 4] = ["a", "image", "use", "feImage"];
-
-/// The SVG presentation attributes (SVG 2 §6.6) whose values can hold a CSS `url()` that a
-/// browser loads: paint servers, filters, clipping paths, masks, markers and cursors.
-/// Chromium loads an external document named in any of them.
-pub(crate) const PRESENTATION_ATTRIBUTES: [&str; 9] = [
-    "fill",
-    "stroke",
-    "filter",
-    "clip-path",
-    "mask",
-    "marker-start",
-    "marker-mid",
-    "marker-end",
-    "cursor",
-];
 
 /// The name and kind of a URL-bearing attribute, in namespace `attribute_ns` with local name
 /// `attribute`, of the element `element` in namespace `element_ns`; `None` for an attribute
