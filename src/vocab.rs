@@ -244,19 +244,6 @@ impl BaseSource {
     }
 }
 
-impl FromStr for BaseSource {
-    type Err = UnknownName;
-
-    /// The source whose serialized name is `name`, exactly.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        BaseSource::ALL
-            .iter()
-            .find(|source| source.as_str() == name)
-            .copied()
-            .ok_or_else(|| UnknownName::new("base source", name, BaseSource::NAMES))
-    }
-}
-
 vocabulary! {
     /// A URL resolution algorithm. Every URL record says which one produced it.
     ///
@@ -316,18 +303,31 @@ vocabulary! {
     }
 }
 
-impl FromStr for TargetMatch {
-    type Err = UnknownName;
+/// [`FromStr`] reading exactly the serialized names of a vocabulary, the error naming what
+/// was read (`"base source"`) and the names it could have been.
+macro_rules! from_str_by_name {
+    ($($Enum:ident => $what:literal),+ $(,)?) => {$(
+        impl FromStr for $Enum {
+            type Err = UnknownName;
 
-    /// The match whose serialized name is `name`, exactly.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        TargetMatch::ALL
-            .iter()
-            .find(|by| by.as_str() == name)
-            .copied()
-            .ok_or_else(|| UnknownName::new("target match", name, TargetMatch::NAMES))
-    }
+            /// The variant whose serialized name is `name`, exactly.
+            fn from_str(name: &str) -> Result<Self, Self::Err> {
+                $Enum::ALL
+                    .iter()
+                    .find(|variant| variant.as_str() == name)
+                    .copied()
+                    .ok_or_else(|| UnknownName::new($what, name, $Enum::NAMES))
+            }
+        }
+    )+};
 }
+
+from_str_by_name!(
+    BaseSource => "base source",
+    TargetMatch => "target match",
+    DocumentKind => "document kind",
+    ChosenBy => "document reason",
+);
 
 /// Serialize and Deserialize as the serialized names, for the vocabularies whose
 /// [`FromStr`] reads exactly those names.
@@ -364,19 +364,6 @@ vocabulary! {
     }
 }
 
-impl FromStr for DocumentKind {
-    type Err = UnknownName;
-
-    /// The kind whose serialized name is `name`, exactly.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        DocumentKind::ALL
-            .iter()
-            .find(|kind| kind.as_str() == name)
-            .copied()
-            .ok_or_else(|| UnknownName::new("document kind", name, DocumentKind::NAMES))
-    }
-}
-
 vocabulary! {
     /// Why a part's body is read as a [`DocumentKind`]. Serialized as the strings given on each
     /// variant.
@@ -386,19 +373,6 @@ vocabulary! {
             "`media_type`: its `Content-Type` names a kind of document (RFC 2045 §5).";
         FileName => "file_name",
             "`file_name`: its file name (the `filename` parameter of `Content-Disposition`, RFC 2183 §2.3, else the `name` parameter of `Content-Type`) ends in an extension a browser opens as HTML or SVG, whatever its `Content-Type` says: a reader who opens it sees that document.";
-    }
-}
-
-impl FromStr for ChosenBy {
-    type Err = UnknownName;
-
-    /// The reason whose serialized name is `name`, exactly.
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        ChosenBy::ALL
-            .iter()
-            .find(|by| by.as_str() == name)
-            .copied()
-            .ok_or_else(|| UnknownName::new("document reason", name, ChosenBy::NAMES))
     }
 }
 

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use super::{HtmlPart, HtmlState, Keep, Sink, declared_encoding, resolve, url_limit};
+use super::{HtmlPart, HtmlState, Keep, Sink, declared_charset, resolve, take_decoded, url_limit};
 use crate::base;
 use crate::html;
-use crate::mime::{self, ContentType, Entity};
+use crate::mime::{self, Entity};
 use crate::options::Options;
 use crate::report::{BaseRecord, Diagnostic, DiagnosticKind, Document, UrlRecord, UrlSource};
 use crate::svg;
@@ -35,22 +35,12 @@ pub(super) fn html_urls(
     let before = diagnostics.len();
     let body = mime::decoded_body(bytes, entity, diagnostics);
     let transfer_decoded = diagnostics.len() == before;
-    let Some(remaining) = state.decoded_budget.checked_sub(body.len()) else {
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::DecodedSizeLimit,
-            message: format!(
-                "decoding the bodies read for links passed {} bytes; this part is not scanned",
-                options.max_decoded_bytes()
-            ),
-        });
-        state.decoded_budget = 0;
+    if !take_decoded(state, body.len(), entity, options, diagnostics) {
         return None;
-    };
-    state.decoded_budget = remaining;
+    }
     let (text, encoding, charset_known, charset_errors) = match kind {
-        DocumentKind::Svg => xml_charset(&body, &entity.content_type, entity, diagnostics),
-        _ => decode_charset(&body, &entity.content_type, entity, diagnostics),
+        DocumentKind::Svg => xml_charset(&body, entity, diagnostics),
+        _ => decode_charset(&body, entity, diagnostics),
     };
     let (scan, svg_values) = if kind == DocumentKind::Svg {
         let scanned = svg::scan(&text, sink.url_budget);
@@ -240,21 +230,14 @@ fn svg_stop(entity: &Entity, stop: svg::Stop) -> Diagnostic {
 /// parameter, else the `encoding` of the XML declaration, else UTF-8.
 fn xml_charset<'a>(
     body: &'a [u8],
-    content_type: &ContentType,
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Cow<'a, str>, &'static Encoding, bool, bool) {
-    let (declared, known) = declared_encoding(content_type);
-    if !known {
-        let label = content_type.param("charset").unwrap_or_default().trim();
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::UnknownCharset,
-            message: format!(
-                "unknown charset \"{label}\"; decoded as the XML declaration says, else as UTF-8"
-            ),
-        });
-    }
+    let (declared, known) = declared_charset(
+        entity,
+        "as the XML declaration says, else as UTF-8",
+        diagnostics,
+    );
     let encoding = Encoding::for_bom(body)
         .map(|(encoding, _)| encoding)
         .or(declared)
@@ -303,21 +286,14 @@ fn xml_declaration_encoding(body: &[u8]) -> Option<&'static Encoding> {
 /// that offsets in the text map onto the body's bytes one encoding step at a time.
 fn decode_charset<'a>(
     body: &'a [u8],
-    content_type: &ContentType,
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Cow<'a, str>, &'static Encoding, bool, bool) {
-    let (declared, known) = declared_encoding(content_type);
-    if !known {
-        let label = content_type.param("charset").unwrap_or_default().trim();
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::UnknownCharset,
-            message: format!(
-                "unknown charset \"{label}\"; decoded as a <meta> in the first 1,024 bytes declares, else as UTF-8 or windows-1252"
-            ),
-        });
-    }
+    let (declared, known) = declared_charset(
+        entity,
+        "as a <meta> in the first 1,024 bytes declares, else as UTF-8 or windows-1252",
+        diagnostics,
+    );
     let encoding = match html::sniff::declared(body, declared) {
         Some((encoding, _)) => encoding,
         None => match std::str::from_utf8(body) {

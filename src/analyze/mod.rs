@@ -541,6 +541,56 @@ pub(super) fn url_limit(
     }
 }
 
+/// Takes the `len` bytes of a decoded body from what is left of
+/// [`Options::with_max_decoded_bytes`]; when they do not fit, the budget is spent, a
+/// diagnostic says the part is not read, and the result is false.
+pub(super) fn take_decoded(
+    state: &mut HtmlState,
+    len: usize,
+    entity: &Entity,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(remaining) = state.decoded_budget.checked_sub(len) else {
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::DecodedSizeLimit,
+            message: format!(
+                "decoding the bodies read for links passed {} bytes; this part is not read for links",
+                options.max_decoded_bytes()
+            ),
+        });
+        state.decoded_budget = 0;
+        return false;
+    };
+    state.decoded_budget = remaining;
+    true
+}
+
+/// The encoding the `charset` parameter of `entity` names, if any, and whether the label (if
+/// any) was known; an unknown one gets a diagnostic saying what the body is decoded as
+/// `instead` (`"as UTF-8 when valid, else as windows-1252"`).
+pub(super) fn declared_charset(
+    entity: &Entity,
+    instead: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Option<&'static Encoding>, bool) {
+    let (declared, known) = declared_encoding(&entity.content_type);
+    if !known {
+        let label = entity
+            .content_type
+            .param("charset")
+            .unwrap_or_default()
+            .trim();
+        diagnostics.push(Diagnostic {
+            part: Some(entity.part.clone()),
+            kind: DiagnosticKind::UnknownCharset,
+            message: format!("unknown charset \"{label}\"; decoded {instead}"),
+        });
+    }
+    (declared, known)
+}
+
 /// What the HTML scans of one message share.
 pub(super) struct HtmlState {
     /// What is left of [`Options::with_max_decoded_bytes`].

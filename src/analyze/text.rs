@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use super::{HtmlState, Sink, declared_encoding, resolve, url_limit};
+use super::{HtmlState, Sink, declared_charset, resolve, take_decoded, url_limit};
 use crate::mime::{self, Entity};
 use crate::options::Options;
 use crate::report::{BaseRecord, Diagnostic, DiagnosticKind, UrlRecord, UrlSource};
@@ -37,19 +37,9 @@ pub(super) fn text_urls(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let body = mime::decoded_body(bytes, entity, diagnostics);
-    let Some(remaining) = state.decoded_budget.checked_sub(body.len()) else {
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::DecodedSizeLimit,
-            message: format!(
-                "decoding the bodies read for links passed {} bytes; the links of this text part are not read",
-                options.max_decoded_bytes()
-            ),
-        });
-        state.decoded_budget = 0;
+    if !take_decoded(state, body.len(), entity, options, diagnostics) {
         return;
-    };
-    state.decoded_budget = remaining;
+    }
     let text = decode_text(&body, entity, diagnostics);
     let content_type = &entity.content_type;
     let shown = if content_type.subtype == "enriched" {
@@ -115,21 +105,11 @@ fn decode_text<'a>(
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Cow<'a, str> {
-    let (declared, known) = declared_encoding(&entity.content_type);
-    if !known {
-        let label = entity
-            .content_type
-            .param("charset")
-            .unwrap_or_default()
-            .trim();
-        diagnostics.push(Diagnostic {
-            part: Some(entity.part.clone()),
-            kind: DiagnosticKind::UnknownCharset,
-            message: format!(
-                "unknown charset \"{label}\"; decoded as UTF-8 when valid, else as windows-1252"
-            ),
-        });
-    }
+    let (declared, _) = declared_charset(
+        entity,
+        "as UTF-8 when valid, else as windows-1252",
+        diagnostics,
+    );
     let encoding = match Encoding::for_bom(body) {
         Some((encoding, _)) => encoding,
         None => match declared {

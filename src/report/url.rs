@@ -342,20 +342,9 @@ impl<'de> Deserialize<'de> for UrlRecord {
                 item: wire.item.ok_or_else(|| de::Error::missing_field("item"))?,
             }
         } else if let Some(place) = wire.source.strip_prefix("html:") {
-            // Attribute names never hold `@`; a tag name may (`<a@b href>`).
-            let (tag, attribute) = match place.rsplit_once('@') {
-                Some((tag, attribute)) => (
-                    tag,
-                    Some(crate::vocab::url_attribute_name(attribute).ok_or_else(|| {
-                        de::Error::custom(format_args!(
-                            "no URL is found in a {attribute} attribute"
-                        ))
-                    })?),
-                ),
-                None => (place, None),
-            };
+            let (tag, attribute) = tag_and_attribute::<D>(place)?;
             UrlSource::Html {
-                tag: crate::vocab::element(tag.as_bytes()),
+                tag,
                 attribute,
                 range: wire
                     .range
@@ -363,20 +352,9 @@ impl<'de> Deserialize<'de> for UrlRecord {
                 srcdoc: wire.srcdoc,
             }
         } else if let Some(place) = wire.source.strip_prefix("svg:") {
-            // `svg:image@xlink:href`: the attribute follows the last `@`.
-            let (tag, attribute) = match place.rsplit_once('@') {
-                Some((tag, attribute)) => (
-                    tag,
-                    Some(crate::vocab::url_attribute_name(attribute).ok_or_else(|| {
-                        de::Error::custom(format_args!(
-                            "no URL is found in a {attribute} attribute"
-                        ))
-                    })?),
-                ),
-                None => (place, None),
-            };
+            let (tag, attribute) = tag_and_attribute::<D>(place)?;
             UrlSource::Svg {
-                tag: crate::vocab::element(tag.as_bytes()),
+                tag,
                 attribute,
                 range: wire
                     .range
@@ -411,6 +389,25 @@ impl<'de> Deserialize<'de> for UrlRecord {
             target: wire.target,
         })
     }
+}
+
+/// The element and attribute of an HTML or SVG source, `<tag>@<attribute>` or `<tag>` (the
+/// text of a `<style>` element), as [`UrlSource`] is serialized after its `html:` or `svg:`.
+/// Attribute names never hold `@`; a tag name may (`<a@b href>`), so the attribute follows
+/// the last one (`image@xlink:href`).
+fn tag_and_attribute<'de, D: Deserializer<'de>>(
+    place: &str,
+) -> Result<(Cow<'static, str>, Option<&'static str>), D::Error> {
+    let (tag, attribute) = match place.rsplit_once('@') {
+        Some((tag, attribute)) => (
+            tag,
+            Some(crate::vocab::url_attribute_name(attribute).ok_or_else(|| {
+                de::Error::custom(format_args!("no URL is found in a {attribute} attribute"))
+            })?),
+        ),
+        None => (place, None),
+    };
+    Ok((crate::vocab::element(tag.as_bytes()), attribute))
 }
 
 /// The entity of the same message that a URL names (the [`target`](crate::target) module says

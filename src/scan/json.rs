@@ -166,14 +166,7 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
             range,
             srcdoc,
         } => {
-            out.extend_from_slice(b"html:");
-            escaped_contents(tag, out);
-            if let Some(attribute) = attribute {
-                out.push(b'@');
-                escaped_contents(attribute, out);
-            }
-            out.extend_from_slice(b"\",\"range\":");
-            byte_range(range, out);
+            element_source(b"html:", tag, *attribute, range, out);
             if *srcdoc > 0 {
                 out.extend_from_slice(b",\"srcdoc\":");
                 number(*srcdoc as u64, out);
@@ -183,16 +176,7 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
             tag,
             attribute,
             range,
-        } => {
-            out.extend_from_slice(b"svg:");
-            escaped_contents(tag, out);
-            if let Some(attribute) = attribute {
-                out.push(b'@');
-                escaped_contents(attribute, out);
-            }
-            out.extend_from_slice(b"\",\"range\":");
-            byte_range(range, out);
-        }
+        } => element_source(b"svg:", tag, *attribute, range, out),
         UrlSource::Text { range } => {
             out.extend_from_slice(b"text\",\"range\":");
             byte_range(range, out);
@@ -224,6 +208,25 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
         serialized(target, out);
     }
     out.push(b'}');
+}
+
+/// The rest of the `"source"` of an HTML or SVG URL after its opening quote, `html:a@href"`,
+/// and its `"range"`.
+fn element_source(
+    prefix: &[u8],
+    tag: &str,
+    attribute: Option<&str>,
+    range: &ByteRange,
+    out: &mut Vec<u8>,
+) {
+    out.extend_from_slice(prefix);
+    escaped_contents(tag, out);
+    if let Some(attribute) = attribute {
+        out.push(b'@');
+        escaped_contents(attribute, out);
+    }
+    out.extend_from_slice(b"\",\"range\":");
+    byte_range(range, out);
 }
 
 /// `value` as `serde_json` writes it.
