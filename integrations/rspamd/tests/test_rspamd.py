@@ -1,0 +1,192 @@
+"""The mimebase module on the real rspamd daemon (Debian's rspamd, stock configuration, a local
+blocklist of bad hosts as a multimap): what stock rspamd does with each message whose bad link a
+base decides, and what it does with the module.
+
+The stock column is what Debian's rspamd 3.4 was measured to do: a test fails when it changes,
+so that the gap the module closes stays shown. With the module, every bad host is caught by the
+multimap (rspamd's own rule, reading the URLs the module added), and the module's informational
+symbol names it. The whole corpus goes through both daemons with no error in rspamd's log; the
+module's failures (no library, a message over ``max_size``, an error inside the library) leave
+the message scanned as stock rspamd scans it.
+"""
+
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, HEADER_DIR, MESSAGES, SKIP, TESTS
+from rspamd_daemon import BAD_HOST_SYMBOL, symbol_options
+
+pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+# (message under messages/, its bad host, what stock rspamd 3.4 does with it, where the base
+# that decides the bad link comes from)
+CASES = [
+    ("content-base.eml", "bad-content-base.com", "missed", "Content-Base of the HTML part (RFC 2110)"),
+    ("content-location.eml", "bad-content-location.com", "missed", "Content-Location of the HTML part (RFC 2557)"),
+    ("base-header.eml", "bad-base-header.com", "missed", "Base: of the message (RFC 1808 §3.1)"),
+    ("base-after-link.eml", "bad-late-base.com", "missed", "a <base> after the link (it applies to the whole document)"),
+    ("rfc822-inherited.eml", "bad-inherited.com", "missed", "Content-Base of the message enclosing a message/rfc822"),
+    ("scheme-relative.eml", "bad-scheme-relative.com", "missed", "//host resolved against <base> (rspamd keeps the base's host)"),
+    ("classic-base.eml", "bad-classic-base.com", "caught", "the classic <base href> in <head>"),
+]
+
+SYMBOL_DECIDED = "MIMEBASE_BASE_DECIDED"
+SYMBOL_INCOMPLETE = "MIMEBASE_INCOMPLETE"
+SYMBOL_FAIL = "MIMEBASE_FAIL"
+MODULE_SYMBOLS = (SYMBOL_DECIDED, SYMBOL_INCOMPLETE, SYMBOL_FAIL)
+
+
+def read(name):
+    return (MESSAGES / name).read_bytes()
+
+
+@pytest.mark.parametrize(("name", "bad_host", "stock_does", "base"), CASES, ids=[c[0] for c in CASES])
+def test_stock_and_with_module(stock, with_plugin, name, bad_host, stock_does, base):
+    message = read(name)
+
+    plain = stock.scan(message)
+    if stock_does == "missed":
+        assert symbol_options(plain, BAD_HOST_SYMBOL) is None, f"stock rspamd now catches {name} ({base})"
+        assert bad_host not in plain.get("urls", []), plain.get("urls")
+    else:
+        assert symbol_options(plain, BAD_HOST_SYMBOL) == [bad_host], plain["symbols"]
+        assert plain["action"] == "reject"
+
+    found = with_plugin.scan(message)
+    assert symbol_options(found, BAD_HOST_SYMBOL) == [bad_host], (name, base, found["symbols"])
+    assert found["action"] == "reject", found
+    assert bad_host in symbol_options(found, SYMBOL_DECIDED), found["symbols"]
+    assert symbol_options(found, SYMBOL_FAIL) is None
+    assert symbol_options(found, SYMBOL_INCOMPLETE) is None
+
+
+def test_clean_message_is_not_flagged(stock, with_plugin):
+    message = read("clean.eml")
+    plain, found = stock.scan(message), with_plugin.scan(message)
+    for reply in (plain, found):
+        assert symbol_options(reply, BAD_HOST_SYMBOL) is None
+        assert reply["action"] != "reject"
+    # Its link too is the base's doing (informational, score 0): the symbol says so.
+    assert symbol_options(found, SYMBOL_DECIDED) == ["shop.example.com"]
+    assert found["symbols"][SYMBOL_DECIDED]["score"] == 0.0
+
+
+def test_basestriker_sample(stock, with_plugin):
+    message = (TESTS.parent.parent.parent / "samples" / "basestriker.eml").read_bytes()
+    for reply in (stock.scan(message), with_plugin.scan(message)):
+        assert symbol_options(reply, BAD_HOST_SYMBOL) == ["phish.example.net"]
+
+
+def test_image_source_keeps_the_image_flag(stock, with_plugin):
+    """rspamd flags an `<img src>` URL as an image, and multimap `type = "url"` leaves images out
+    (task:get_urls without images); an image the module adds is treated the same way: listed
+    among the task's URLs, not matched by the URL multimap."""
+    absolute = stock.scan(read("image-absolute.eml"))
+    assert "bad-image.com" in absolute["urls"]
+    assert symbol_options(absolute, BAD_HOST_SYMBOL) is None
+
+    relative = read("image-content-base.eml")
+    assert "bad-image.com" not in stock.scan(relative).get("urls", [])
+    added = with_plugin.scan(relative)
+    assert "bad-image.com" in added["urls"]
+    assert symbol_options(added, BAD_HOST_SYMBOL) is None, "the added image lost rspamd's image flag"
+    assert symbol_options(added, SYMBOL_DECIDED) == ["bad-image.com"]
+
+
+def test_module_logs_that_it_loaded(with_plugin):
+    text = "\n".join(with_plugin.log_since(0))
+    assert re.search(r"mimebase: libmimebase \S+ loaded from \S+; resolver whatwg, max_size 10485760 bytes", text), (
+        with_plugin.log_tail()
+    )
+
+
+# Log lines that are not errors of the scan: the tests point rspamd's resolver at a port where
+# nothing answers, so every DNS query fails (DNS lists, SPF, DMARC, ASN, maps fetched over HTTP).
+DNS_FAILURE = re.compile(r"query timed out|cannot resolve|DNS (request|query) failed|timeout while")
+ERROR_LEVEL = re.compile(r"^\S+ \S+ \[(error|critical|crit|alert|emerg)\]")
+
+
+def corpus_messages():
+    root = CORPUS / "messages"
+    found = sorted(p for p in root.rglob("*") if p.is_file() and p.name != "FEATURES.jsonl")
+    assert len(found) >= 70, f"expected the corpus's 75 messages under {root}, found {len(found)}"
+    return found
+
+
+def scan_all(daemon, paths):
+    """Every message through the daemon (four at a time: the worker is asynchronous and DNS
+    waits dominate); the replies in order."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda p: daemon.scan(p.read_bytes(), timeout=120), paths))
+
+
+def scan_errors(lines):
+    return [line for line in lines if ERROR_LEVEL.match(line) and not DNS_FAILURE.search(line)]
+
+
+def test_corpus_scans_without_errors(stock, with_plugin):
+    paths = corpus_messages()
+    for daemon in (stock, with_plugin):
+        offset = daemon.log_size()
+        replies = scan_all(daemon, paths)
+        for path, reply in zip(paths, replies):
+            assert "action" in reply and "error" not in reply, (daemon.name, path, reply)
+        lines = daemon.log_since(offset)
+        assert scan_errors(lines) == [], (daemon.name, scan_errors(lines))
+        if daemon is with_plugin:
+            # The module said nothing above info level, and never failed.
+            loud = [l for l in lines if "mimebase" in l and not re.search(r"\[(info|debug|notice)\]", l)]
+            assert loud == []
+            assert not any(symbol_options(r, SYMBOL_FAIL) for r in replies)
+        print(f"{daemon.name}: {len(paths)} corpus messages, {len(lines)} log lines, no error")
+
+
+def test_missing_library_leaves_mail_scanned(daemons, stock):
+    missing = daemons.start("missing-library", plugin={"library": "/nonexistent/libmimebase.so.0"})
+    text = "\n".join(missing.log_since(0))
+    assert "mimebase: cannot load the library /nonexistent/libmimebase.so.0" in text, missing.log_tail()
+    assert "module disabled, mail is scanned without it" in text
+    for name, _, _, _ in CASES:
+        reply = missing.scan(read(name))
+        assert not set(reply["symbols"]) & set(MODULE_SYMBOLS)
+        # As stock rspamd scans it: the blocklist sees rspamd's own links only. (The rest of the
+        # reply is compared by nothing: with a resolver that never answers, the symbols of
+        # rspamd's DNS checks depend on timing.)
+        assert symbol_options(reply, BAD_HOST_SYMBOL) == symbol_options(stock.scan(read(name)), BAD_HOST_SYMBOL)
+
+
+def failing_library(directory: Path) -> Path:
+    """A libmimebase whose every analysis fails with MIMEBASE_ERROR_INTERNAL, as a panic caught
+    at the boundary would (failing_mimebase.c, built now with the system's C compiler)."""
+    out = directory / "libmimebase-failing.so"
+    subprocess.run(
+        ["cc", "-std=c99", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror", f"-I{HEADER_DIR}", "-o", str(out),
+         str(TESTS / "failing_mimebase.c")],
+        check=True,
+    )
+    return out
+
+
+def test_library_errors_and_size_limit_leave_mail_scanned(daemons, session_dir):
+    lib = failing_library(session_dir)
+    limit = 600
+    failing = daemons.start("failing-library", plugin={"library": str(lib), "max_size": limit})
+    small, large = read("content-base.eml"), read("rfc822-inherited.eml")
+    assert len(small) <= limit < len(large)
+
+    offset = failing.log_size()
+    reply = failing.scan(small)
+    assert symbol_options(reply, SYMBOL_FAIL) == ["internal error"]
+    assert symbol_options(reply, BAD_HOST_SYMBOL) is None
+    assert any("mimebase: mimebase_analyze failed: internal error" in l for l in failing.log_since(offset))
+
+    offset = failing.log_size()
+    reply = failing.scan(large)
+    # Over max_size, the library is not called (it would have failed): the message is skipped.
+    assert symbol_options(reply, SYMBOL_FAIL) == ["too large"]
+    assert symbol_options(reply, BAD_HOST_SYMBOL) is None
+    assert any(f"over max_size ({limit})" in l for l in failing.log_since(offset))
