@@ -64,39 +64,52 @@ local injected_schemes = {
   ftp = true,
 }
 
--- The C interface of libmimebase (capi/include/mimebase.h), as far as this module uses it.
+-- The C interface of libmimebase, as far as this module uses it: the declarations of its header
+-- (capi/include/mimebase.h in mimebase's sources) as they are written there (a test checks it).
 -- Strings handed out are UTF-8, not NUL-terminated, valid until their report is freed.
 local cdef = [[
+typedef enum {
+    MIMEBASE_OK = 0,
+    MIMEBASE_ERROR_NULL = 1,
+    MIMEBASE_ERROR_INVALID = 2,
+    MIMEBASE_ERROR_TOO_LARGE = 3,
+    MIMEBASE_ERROR_INTERNAL = 4,
+} mimebase_status;
 typedef struct mimebase_options mimebase_options;
 typedef struct mimebase_report mimebase_report;
 typedef struct {
-  const char *ptr;
-  size_t len;
+    const char *ptr;
+    size_t len;
 } mimebase_str;
 typedef struct {
-  mimebase_str part;
-  mimebase_str source;
-  mimebase_str reference;
-  mimebase_str resolved;
-  mimebase_str unresolved;
-  mimebase_str base;
-  mimebase_str base_source;
-  mimebase_str target_part;
-  int base_decided;
-  int is_image;
+    mimebase_str part;
+    mimebase_str source;
+    mimebase_str reference;
+    mimebase_str resolved;
+    mimebase_str unresolved;
+    mimebase_str base;
+    mimebase_str base_source;
+    mimebase_str target_part;
+    int base_decided;
+    int is_image;
 } mimebase_url;
 const char *mimebase_version(void);
 mimebase_options *mimebase_options_new(void);
 void mimebase_options_free(mimebase_options *options);
-int mimebase_options_set(mimebase_options *options, const char *name, size_t name_len,
-                         const char *value, size_t value_len);
+mimebase_status mimebase_options_set(mimebase_options *options,
+                                     const char *name,
+                                     size_t name_len,
+                                     const char *value,
+                                     size_t value_len);
 mimebase_str mimebase_options_error(const mimebase_options *options);
-int mimebase_analyze(const uint8_t *bytes, size_t len, const mimebase_options *options,
-                     mimebase_report **out);
+mimebase_status mimebase_analyze(const uint8_t *bytes,
+                                 size_t len,
+                                 const mimebase_options *options,
+                                 mimebase_report **out);
 void mimebase_report_free(mimebase_report *report);
 int mimebase_report_complete(const mimebase_report *report);
 size_t mimebase_report_url_count(const mimebase_report *report);
-int mimebase_report_url(const mimebase_report *report, size_t index, mimebase_url *out);
+mimebase_status mimebase_report_url(const mimebase_report *report, size_t index, mimebase_url *out);
 ]]
 
 -- mimebase_status

@@ -2,8 +2,9 @@
 session (stock rspamd, and rspamd with the mimebase module), stopped at the end whatever the
 tests did.
 
-The library is ``$MIMEBASE_LIBRARY`` when set, else the one ``cargo build --release -p
-mimebase-capi`` makes in this checkout (built now when missing).
+The library is ``$MIMEBASE_LIBRARY`` when set, else this checkout's, built and installed under
+the session's temporary directory by ``make -C capi install`` (cargo builds it only when it
+changed).
 """
 
 import os
@@ -31,37 +32,35 @@ BAD_HOSTS = [
     "bad-inherited.com",
     "bad-scheme-relative.com",
     "bad-classic-base.com",
-    "bad-image.com",
     "phish.example.net",
 ]
+# Whole URLs on the local blocklist (the multimap BAD_URL): the image of the image tests.
+BAD_URLS = ["http://bad-image.com/spring/banner.gif"]
 
 SKIP = rspamd_daemon.skip_reason()
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
 
-def find_library():
-    """``$MIMEBASE_LIBRARY``, else this checkout's release build of libmimebase (built now)."""
+def install_library(destdir):
+    """``$MIMEBASE_LIBRARY`` when set; else this checkout's libmimebase, built (release) and
+    installed as the README tells an administrator (``make -C capi install``), under
+    ``destdir``: its ``/usr/local/lib/libmimebase.so.0``."""
     given = os.environ.get("MIMEBASE_LIBRARY")
     if given:
         path = Path(given)
         assert path.is_file(), f"MIMEBASE_LIBRARY={given} is not a file"
         return path
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    if not target.is_absolute():
-        target = REPO / target
-    subprocess.run(
-        ["cargo", "build", "--release", "--locked", "-p", "mimebase-capi"], cwd=REPO, check=True
-    )
-    path = target / "release" / "libmimebase.so"
-    assert path.is_file(), f"cargo build made no {path}"
+    subprocess.run(["make", "-s", "-C", str(REPO / "capi"), "install", f"DESTDIR={destdir}"], check=True)
+    path = Path(destdir) / "usr" / "local" / "lib" / "libmimebase.so.0"
+    assert path.is_file(), f"make install made no {path}"
     return path
 
 
 @pytest.fixture(scope="session")
-def library():
+def library(session_dir):
     if SKIP is not None:
         pytest.skip(SKIP)
-    return find_library()
+    return install_library(session_dir / "install")
 
 
 @pytest.fixture(scope="session")
@@ -90,9 +89,9 @@ class Daemons:
         self.hs_cache = hs_cache
         self.running = []
 
-    def start(self, name, plugin=None, bad_hosts=BAD_HOSTS):
+    def start(self, name, plugin=None):
         daemon = rspamd_daemon.Rspamd(
-            self.root / name, bad_hosts, plugin=plugin, hs_cache=self.hs_cache, name=name
+            self.root / name, BAD_HOSTS, BAD_URLS, plugin=plugin, hs_cache=self.hs_cache, name=name
         )
         self.running.append(daemon)
         return daemon.start()

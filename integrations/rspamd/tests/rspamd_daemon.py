@@ -9,8 +9,9 @@ worker with ``milter = yes`` for the MTA; the controller is off), and sends its 
 loopback UDP port where nothing listens, unless told otherwise. It is stopped by its process id:
 SIGTERM, then SIGKILL of its process group (it is a session leader) when it does not exit.
 
-A local multimap, ``BAD_HOST``, scores 20 (above the stock reject threshold, 15) every URL
-whose host is in the list the caller gives: the local blocklist a site keeps of phishing hosts.
+Two local multimaps score 20 (above the stock reject threshold, 15): ``BAD_HOST`` every URL
+whose host is in the list the caller gives (the local blocklist a site keeps of phishing hosts),
+``BAD_URL`` every URL that is in the other list, whole.
 """
 
 import json
@@ -30,6 +31,7 @@ STOCK_CONFIG = Path("/etc/rspamd/rspamd.conf")
 PLUGIN = Path(__file__).resolve().parent.parent / "mimebase.lua"
 RSPAMD_USER = "_rspamd"  # Debian's rspamd package makes it
 BAD_HOST_SYMBOL = "BAD_HOST"
+BAD_URL_SYMBOL = "BAD_URL"
 BAD_HOST_SCORE = 20.0
 # What an MTA tells rspamd of an inbound client (the client's name, as the MTA looked it up, so
 # that rspamd does not look it up itself: a reverse lookup against the dead resolver would make
@@ -71,7 +73,7 @@ class Rspamd:
     are compiled once. ``dns``: the ``host:port`` rspamd's resolver uses (default: a loopback UDP
     port where nothing listens)."""
 
-    def __init__(self, root, bad_hosts, plugin=None, hs_cache=None, dns=None, name="rspamd"):
+    def __init__(self, root, bad_hosts, bad_urls=(), plugin=None, hs_cache=None, dns=None, name="rspamd"):
         self.root = Path(root)
         self.name = name
         self.plugin = plugin
@@ -84,9 +86,9 @@ class Rspamd:
         self.dns = dns or f"127.0.0.1:{free_port(socket.SOCK_DGRAM)}"
         self.process = None
         self._log_file = None
-        self._write_config(bad_hosts)
+        self._write_config(bad_hosts, bad_urls)
 
-    def _write_config(self, bad_hosts):
+    def _write_config(self, bad_hosts, bad_urls):
         for d in ("override.d", "local.d", "plugins.d"):
             (self.conf / d).mkdir(parents=True, exist_ok=True)
         for d in ("db", "run", "log"):
@@ -108,10 +110,13 @@ class Rspamd:
             f'upstream "local" {{ default = yes; hosts = "127.0.0.1:{self.port}"; }}\n',
         )
         (self.conf / "bad-hosts.map").write_text("".join(f"{host}\n" for host in bad_hosts))
+        (self.conf / "bad-urls.map").write_text("".join(f"{url}\n" for url in bad_urls))
         write(
             "local.d/multimap.conf",
             f'{BAD_HOST_SYMBOL} {{\n  type = "url";\n  map = "{self.conf / "bad-hosts.map"}";\n'
-            f'  score = {BAD_HOST_SCORE};\n  description = "Link to a host on the local blocklist";\n}}\n',
+            f'  score = {BAD_HOST_SCORE};\n  description = "Link to a host on the local blocklist";\n}}\n'
+            f'{BAD_URL_SYMBOL} {{\n  type = "url";\n  filter = "full";\n  map = "{self.conf / "bad-urls.map"}";\n'
+            f'  score = {BAD_HOST_SCORE};\n  description = "Link on the local blocklist";\n}}\n',
         )
         if self.plugin is not None:
             # As the README tells an administrator: the module in plugins.d, the block that

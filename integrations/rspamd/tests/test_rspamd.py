@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, HEADER_DIR, MESSAGES, SKIP, TESTS
-from rspamd_daemon import BAD_HOST_SYMBOL, symbol_options
+from rspamd_daemon import BAD_HOST_SYMBOL, BAD_URL_SYMBOL, symbol_options
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 
@@ -84,17 +84,21 @@ def test_basestriker_sample(stock, with_plugin):
 def test_image_source_keeps_the_image_flag(stock, with_plugin):
     """rspamd flags an `<img src>` URL as an image, and multimap `type = "url"` leaves images out
     (task:get_urls without images); an image the module adds is treated the same way: listed
-    among the task's URLs, not matched by the URL multimap."""
+    among the task's URLs, not matched by the URL multimap. The same URL as a link is matched."""
+    image = "http://bad-image.com/spring/banner.gif"
     absolute = stock.scan(read("image-absolute.eml"))
     assert "bad-image.com" in absolute["urls"]
-    assert symbol_options(absolute, BAD_HOST_SYMBOL) is None
+    assert symbol_options(absolute, BAD_URL_SYMBOL) is None
 
     relative = read("image-content-base.eml")
     assert "bad-image.com" not in stock.scan(relative).get("urls", [])
     added = with_plugin.scan(relative)
     assert "bad-image.com" in added["urls"]
-    assert symbol_options(added, BAD_HOST_SYMBOL) is None, "the added image lost rspamd's image flag"
+    assert symbol_options(added, BAD_URL_SYMBOL) is None, "the added image lost rspamd's image flag"
     assert symbol_options(added, SYMBOL_DECIDED) == ["bad-image.com"]
+
+    link = with_plugin.scan(read("anchor-content-base.eml"))
+    assert symbol_options(link, BAD_URL_SYMBOL) == [image]
 
 
 def test_module_logs_that_it_loaded(with_plugin):
