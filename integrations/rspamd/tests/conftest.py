@@ -89,9 +89,10 @@ class Daemons:
         self.hs_cache = hs_cache
         self.running = []
 
-    def start(self, name, plugin=None):
+    def start(self, name, plugin=None, lua_scripts=()):
         daemon = rspamd_daemon.Rspamd(
-            self.root / name, BAD_HOSTS, BAD_URLS, plugin=plugin, hs_cache=self.hs_cache, name=name
+            self.root / name, BAD_HOSTS, BAD_URLS, plugin=plugin, hs_cache=self.hs_cache, name=name,
+            lua_scripts=lua_scripts,
         )
         self.running.append(daemon)
         return daemon.start()

@@ -69,11 +69,14 @@ def rspamd_version():
 class Rspamd:
     """One rspamd under ``root``. ``plugin``: a dict of the ``mimebase`` block's options
     (``library``, ``resolver``, ``max_size``, ...), or None for stock rspamd without the
-    plugin. ``hs_cache``: a directory shared between daemons, so that the hyperscan databases
+    plugin. ``lua_scripts``: Lua files rspamd runs while it reads its configuration, before the
+    plugins (a top-level ``lua = "..."`` line each). ``hs_cache``: a directory shared between daemons, so that the hyperscan databases
     are compiled once. ``dns``: the ``host:port`` rspamd's resolver uses (default: a loopback UDP
     port where nothing listens)."""
 
-    def __init__(self, root, bad_hosts, bad_urls=(), plugin=None, hs_cache=None, dns=None, name="rspamd"):
+    def __init__(
+        self, root, bad_hosts, bad_urls=(), plugin=None, hs_cache=None, dns=None, name="rspamd", lua_scripts=()
+    ):
         self.root = Path(root)
         self.name = name
         self.plugin = plugin
@@ -86,6 +89,7 @@ class Rspamd:
         self.dns = dns or f"127.0.0.1:{free_port(socket.SOCK_DGRAM)}"
         self.process = None
         self._log_file = None
+        self.lua_scripts = list(lua_scripts)
         self._write_config(bad_hosts, bad_urls)
 
     def _write_config(self, bad_hosts, bad_urls):
@@ -123,7 +127,9 @@ class Rspamd:
             # enables it in rspamd.conf.local (including local.d/mimebase.conf), the options in
             # local.d/mimebase.conf.
             shutil.copy(PLUGIN, self.conf / "plugins.d" / "mimebase.lua")
-            shutil.copy(PLUGIN.parent / "rspamd.conf.local", self.conf / "rspamd.conf.local")
+            enable = (PLUGIN.parent / "rspamd.conf.local").read_text()
+            scripts = "".join(f"lua = {json.dumps(str(path))};\n" for path in self.lua_scripts)
+            (self.conf / "rspamd.conf.local").write_text(scripts + enable)
             lines = []
             for key, value in self.plugin.items():
                 lines.append(f"{key} = {json.dumps(value)};\n")

@@ -163,6 +163,17 @@ def test_missing_library_leaves_mail_scanned(daemons, stock):
         assert symbol_options(reply, BAD_HOST_SYMBOL) == symbol_options(stock.scan(read(name)), BAD_HOST_SYMBOL)
 
 
+def test_rspamd_without_ffi_leaves_mail_scanned(daemons, stock, library):
+    """An rspamd whose Lua has no FFI (built with PUC Lua, not LuaJIT)."""
+    no_ffi = daemons.start("no-ffi", plugin={"library": str(library)}, lua_scripts=[TESTS / "no_ffi.lua"])
+    text = "\n".join(no_ffi.log_since(0))
+    assert "mimebase: LuaJIT FFI is not available in this rspamd" in text, no_ffi.log_tail()
+    assert "module disabled, mail is scanned without it" in text
+    reply = no_ffi.scan(read("content-base.eml"))
+    assert not set(reply["symbols"]) & set(MODULE_SYMBOLS)
+    assert symbol_options(reply, BAD_HOST_SYMBOL) is None
+
+
 def failing_library(directory: Path) -> Path:
     """A libmimebase whose every analysis fails with MIMEBASE_ERROR_INTERNAL, as a panic caught
     at the boundary would (failing_mimebase.c, built now with the system's C compiler)."""
