@@ -346,7 +346,10 @@ mod tests {
         );
         assert_eq!(with_extension_of("notes.md", "text/plain"), "notes.md");
         assert_eq!(with_extension_of("offer", "text/x-amp-html"), "offer.html");
-        assert_eq!(with_extension_of("glance", "text/watch-html"), "glance.html");
+        assert_eq!(
+            with_extension_of("glance", "text/watch-html"),
+            "glance.html"
+        );
     }
 
     #[test]
