@@ -54,7 +54,8 @@ typedef struct mimebase_report mimebase_report;
  A string handed out by the library: `len` bytes of UTF-8 at `ptr`, **not** NUL-terminated
  (print it with `printf("%.*s", (int)s.len, s.ptr)`). Borrowed from the object it came from
  and valid until that object is freed (see each function). `ptr` NULL (and `len` 0) means
- "none": the field has no value; an empty string has a non-NULL `ptr`.
+ "none": the field has no value; an empty string has a non-NULL `ptr` (to a valid, static
+ location) and `len` 0.
  */
 typedef struct {
     /*
