@@ -339,6 +339,8 @@ sub _options {
 sub parsed_metadata {
   my ($self, $opts) = @_;
   my $pms = $opts->{permsgstatus};
+  # SpamAssassin's timing (the _TIMING_ tag, `spamd --timing`) shows this as "check_mimebase".
+  my $timer = $self->{main}->time_method('check_mimebase');
   # Whatever happens in here, the message goes on through SpamAssassin.
   my $ok = eval { $self->_add_urls($pms); 1 };
   if (!$ok) {
