@@ -30,7 +30,6 @@ Needs Debian's spamassassin, spamd and spamc packages and FFI::Platypus
 
 import email
 import email.policy
-import json
 import os
 import pwd
 import re
@@ -95,25 +94,18 @@ def free_port(kind=socket.SOCK_STREAM):
         return probe.getsockname()[1]
 
 
-def find_library() -> Path:
-    """``$MIMEBASE_LIBRARY``, else the shared library ``cargo build -p mimebase-capi`` makes."""
+def install_library(destdir: Path) -> Path:
+    """The library as an administrator installs it (capi's ``make install``, under
+    ``destdir``), or a copy of ``$MIMEBASE_LIBRARY`` there when that is set; its path."""
+    installed = destdir / "usr" / "local" / "lib" / "libmimebase.so.0"
     given = os.environ.get("MIMEBASE_LIBRARY")
     if given:
-        return Path(given)
-    built = subprocess.run(
-        ["cargo", "build", "--quiet", "-p", "mimebase-capi", "--message-format=json"],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    for line in built.stdout.splitlines():
-        record = json.loads(line)
-        if record.get("reason") == "compiler-artifact" and "cdylib" in record["target"]["kind"]:
-            for name in record["filenames"]:
-                if name.endswith(".so"):
-                    return Path(name)
-    raise RuntimeError("cargo build did not report the C library's shared object")
+        installed.parent.mkdir(parents=True)
+        shutil.copyfile(given, installed)
+    else:
+        subprocess.run(["make", "-s", "-C", str(REPO / "capi"), "install", f"DESTDIR={destdir}"], check=True)
+    assert installed.is_file(), f"no {installed}"
+    return installed
 
 
 class Message:
@@ -154,14 +146,9 @@ def messages():
 
 @pytest.fixture(scope="module")
 def library(workdir):
-    """The library built from capi/, copied under its SONAME into the test's directory, where
-    spamd (running as nobody) can read it whatever the checkout's permissions."""
-    built = find_library()
-    assert built.is_file(), f"{built} is missing"
-    installed = workdir / "lib" / "libmimebase.so.0"
-    installed.parent.mkdir()
-    shutil.copyfile(built, installed)
-    return installed
+    """The library, installed under the test's directory, where spamd (running as nobody) can
+    read it whatever the checkout's permissions."""
+    return install_library(workdir / "install")
 
 
 def perl_literal(text: str) -> str:
