@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -127,6 +128,10 @@ class Message:
             and url.get("resolved")
         ]
         assert self.links, f"{path.name}: no link resolved against a base"
+        if self.bad_host:
+            # The data's premise (tests/data/filters/README.md): the link leads to the bad host.
+            hosts = {urlsplit(link).hostname for link in self.links}
+            assert hosts == {self.bad_host}, f"{path.name}: links lead to {hosts}, not {self.bad_host}"
         # The name of the `uri` rule that fires on each of those links.
         self.rule = "MBTEST_" + re.sub(r"[^A-Z0-9]", "_", self.name.upper())
 
