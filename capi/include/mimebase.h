@@ -54,7 +54,8 @@ typedef struct mimebase_report mimebase_report;
  A string handed out by the library: `len` bytes of UTF-8 at `ptr`, **not** NUL-terminated
  (print it with `printf("%.*s", (int)s.len, s.ptr)`). Borrowed from the object it came from
  and valid until that object is freed (see each function). `ptr` NULL (and `len` 0) means
- "none": the field has no value; an empty string has a non-NULL `ptr`.
+ "none": the field has no value; an empty string has a non-NULL `ptr` (to a valid, static
+ location) and `len` 0.
  */
 typedef struct {
     /*
@@ -99,7 +100,8 @@ typedef struct {
      */
     mimebase_str unresolved;
     /*
-     The base URL it was resolved against; "none" when its entity had none.
+     The base URL it was resolved against; "none" when there was none (`base_source` is
+     `none`, or `attachment`: a document a reader opens from a temporary file).
      */
     mimebase_str base;
     /*
@@ -158,7 +160,7 @@ typedef struct {
     mimebase_str content_type;
     /*
      The effective base of its content: the first `<base href>` of an HTML body, else the
-     header-level base; "none" when it has none.
+     header-level base; "none" when it has none (`base_source` is `none` or `attachment`).
      */
     mimebase_str base;
     /*
@@ -335,11 +337,12 @@ void mimebase_report_free(mimebase_report *report);
 int mimebase_report_complete(const mimebase_report *report);
 
 /*
- The report as one JSON object: exactly the line `mimebase scan -` prints for the same bytes
- read as one message (`"type":"message"`, `"path":"-"`, `"format":"file"`, `"offset":0`,
- `"length"` the message's size, then `message_id`, `complete`, `entities`, `urls`,
- `diagnostics`), without the line break. The Rust library's `scan` module documents every
- field. "None" when `report` is NULL.
+ The report as one JSON object: the line `mimebase scan` prints for a file holding the
+ message as one message (as it reads a Maildir message, whatever its first bytes), named
+ `-`, and without the line break: `"type":"message"`, `"path":"-"`, `"format":"file"`,
+ `"offset":0`, `"length"` the message's size in bytes, then `message_id`, `complete`,
+ `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
+ library's `scan` module documents every field). "None" when `report` is NULL.
 
  Made on the first call (the other accessors do not need it) and kept: the string belongs to
  the report and is valid until `mimebase_report_free`.

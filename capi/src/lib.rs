@@ -118,7 +118,8 @@ pub enum mimebase_status {
 /// A string handed out by the library: `len` bytes of UTF-8 at `ptr`, **not** NUL-terminated
 /// (print it with `printf("%.*s", (int)s.len, s.ptr)`). Borrowed from the object it came from
 /// and valid until that object is freed (see each function). `ptr` NULL (and `len` 0) means
-/// "none": the field has no value; an empty string has a non-NULL `ptr`.
+/// "none": the field has no value; an empty string has a non-NULL `ptr` (to a valid, static
+/// location) and `len` 0.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 #[allow(non_camel_case_types)]
@@ -137,8 +138,15 @@ impl mimebase_str {
     };
 
     /// A view of `text`, which must outlive every use of the view (the caller's object owns
-    /// it).
+    /// it). An empty string points to a static empty C string rather than to the dangling
+    /// address Rust gives an empty slice, so that C code may pass it to `memcpy` and the like.
     pub(crate) fn of(text: &str) -> mimebase_str {
+        if text.is_empty() {
+            return mimebase_str {
+                ptr: c"".as_ptr(),
+                len: 0,
+            };
+        }
         mimebase_str {
             ptr: text.as_ptr().cast(),
             len: text.len(),

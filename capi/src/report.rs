@@ -221,9 +221,15 @@ fn base_decided(url: &UrlRecord) -> bool {
     if !has_scheme(&reference) {
         return true;
     }
-    // The RFC resolvers take a reference with a scheme as it is; the URL Standard's parser
-    // reads `http:x` against a base of the same special scheme as relative to it.
-    url.resolver == Resolver::Whatwg && whatwg::parse(&reference).ok().as_ref() != Some(resolved)
+    // The RFC resolvers take a reference with a scheme as it is. The URL Standard's parser
+    // reads `http:x` against a base of the same special scheme as relative to it (its
+    // "special relative or authority state"), but never a reference whose scheme is followed
+    // by `//`, which names its own host: only the others are parsed again alone to compare.
+    url.resolver == Resolver::Whatwg
+        && !reference
+            .split_once(':')
+            .is_some_and(|(_, rest)| rest.starts_with("//"))
+        && whatwg::parse(&reference).ok().as_ref() != Some(resolved)
 }
 
 impl mimebase_report {
@@ -428,11 +434,12 @@ pub unsafe extern "C" fn mimebase_report_complete(report: *const mimebase_report
     })
 }
 
-/// The report as one JSON object: exactly the line `mimebase scan -` prints for the same bytes
-/// read as one message (`"type":"message"`, `"path":"-"`, `"format":"file"`, `"offset":0`,
-/// `"length"` the message's size, then `message_id`, `complete`, `entities`, `urls`,
-/// `diagnostics`), without the line break. The Rust library's `scan` module documents every
-/// field. "None" when `report` is NULL.
+/// The report as one JSON object: the line `mimebase scan` prints for a file holding the
+/// message as one message (as it reads a Maildir message, whatever its first bytes), named
+/// `-`, and without the line break: `"type":"message"`, `"path":"-"`, `"format":"file"`,
+/// `"offset":0`, `"length"` the message's size in bytes, then `message_id`, `complete`,
+/// `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
+/// library's `scan` module documents every field). "None" when `report` is NULL.
 ///
 /// Made on the first call (the other accessors do not need it) and kept: the string belongs to
 /// the report and is valid until `mimebase_report_free`.

@@ -34,7 +34,7 @@ Examples:
 pub(crate) enum Command {
     /// Show the tree: each part's type, base, where the base came from, and its URLs.
     ///
-    /// An mbox input (one whose first bytes are `From `) is split into its messages, each a
+    /// An mbox input (one whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) is split into its messages, each a
     /// tree of its own headed `== FILE`, or `== FILE at byte OFFSET` for every message after
     /// the first (OFFSET: the byte offset of its `From ` line).
     #[command(after_help = "\
@@ -49,7 +49,7 @@ Text output escapes control characters: see `mimebase urls --help`.")]
     /// is empty when the URL could not be resolved. With more than one input, or a directory,
     /// each line starts with the input file's name and a tab; for a message of an mbox after
     /// the first, the name is followed by `:OFFSET` (the byte offset of its `From ` line, as
-    /// `grep -b` writes it). An mbox input (one whose first bytes are `From `) is split into
+    /// `grep -b` writes it). An mbox input (one whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) is split into
     /// its messages, each resolved against its own bases; a directory or Maildir is walked as
     /// `scan` walks it.
     ///
@@ -68,7 +68,7 @@ Examples:
     /// form; every other byte stays as it was. Same-document references (an empty value,
     /// `#fragment`) are kept as written.
     ///
-    /// An mbox (a FILE whose first bytes are `From `) is written back as an mbox, each
+    /// An mbox (a FILE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) is written back as an mbox, each
     /// message rewritten against its own bases: the same `From ` lines and separators, the
     /// mboxrd quoting (`>From `) redone. A message that could not be written back exactly
     /// (a line beginning `From ` unquoted in it) is written as it was, with a diagnostic; a
@@ -119,7 +119,7 @@ Examples:
     /// file and every other relative URL made absolute, and an index.json; prints the path of
     /// the main page (the main HTML file; for a message without HTML, the file of its body).
     ///
-    /// An mbox (a MESSAGE whose first bytes are `From `) of more than one message gives each
+    /// An mbox (a MESSAGE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
     /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
     /// per message; an mbox of one message is extracted into OUT itself.
@@ -475,8 +475,9 @@ impl ResolutionArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ScanArgs {
     /// Files, directories (walked recursively, in byte order of names), Maildir folders (cur/
-    /// and new/, then Maildir++ subfolders) and mbox files (a file whose first bytes are
-    /// `From `); `-` reads standard input.
+    /// and new/, then Maildir++ subfolders) and mbox files (a file whose first line starts
+    /// `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :`
+    /// field); `-` reads standard input.
     #[arg(value_name = "PATH", required_unless_present = "paths_from")]
     pub paths: Vec<PathBuf>,
 

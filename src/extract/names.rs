@@ -108,7 +108,8 @@ fn with_extension_of(name: &str, essence: &str) -> String {
 /// disk by extension; `None` for the others.
 fn browser_extensions(essence: &str) -> Option<&'static [&'static str]> {
     Some(match essence {
-        "text/html" => &["html", "htm", "shtml"],
+        // The HTML alternatives some clients render are HTML documents to a browser.
+        "text/html" | "text/x-amp-html" | "text/watch-html" => &["html", "htm", "shtml"],
         "application/xhtml+xml" => &["xhtml", "xht"],
         "text/css" => &["css"],
         "text/javascript" | "application/javascript" | "application/x-javascript" => &["js", "mjs"],
@@ -206,7 +207,7 @@ fn fallback_name(entity: &Entity, ordinal: usize) -> String {
 /// The usual file name extension of a media type; `bin` for one not listed.
 fn extension(content_type: &str) -> &'static str {
     match content_type {
-        "text/html" => "html",
+        "text/html" | "text/x-amp-html" | "text/watch-html" => "html",
         "application/xhtml+xml" => "xhtml",
         "text/plain" => "txt",
         "text/css" => "css",
@@ -344,6 +345,11 @@ mod tests {
             "report.docx"
         );
         assert_eq!(with_extension_of("notes.md", "text/plain"), "notes.md");
+        assert_eq!(with_extension_of("offer", "text/x-amp-html"), "offer.html");
+        assert_eq!(
+            with_extension_of("glance", "text/watch-html"),
+            "glance.html"
+        );
     }
 
     #[test]

@@ -178,6 +178,31 @@ static void lifetimes(const char *path) {
     mimebase_report_free(report);
 }
 
+static void empty_strings(void) {
+    /* An empty value is not "none": its pointer is not NULL, and points to readable memory. */
+    static const char message[] = "Content-Base: http://example.com/\r\n"
+                                  "Content-Type: text/html\r\n\r\n<a href=\"\">x</a>";
+    mimebase_report *report = NULL;
+    CHECK(mimebase_analyze((const uint8_t *)message, sizeof message - 1, NULL, &report) ==
+          MIMEBASE_OK);
+    size_t empty = 0;
+    for (size_t i = 0; i < mimebase_report_url_count(report); i++) {
+        mimebase_url url;
+        CHECK(mimebase_report_url(report, i, &url) == MIMEBASE_OK);
+        if (url.reference.len == 0) {
+            CHECK(url.reference.ptr != NULL);
+            char copy[1] = {'x'};
+            memcpy(copy, url.reference.ptr, url.reference.len);
+            CHECK(copy[0] == 'x');
+            (void)*(volatile const char *)url.reference.ptr; /* readable: valgrind would see */
+            CHECK(str_eq(url.resolved, "http://example.com/"));
+            empty++;
+        }
+    }
+    CHECK(empty == 1);
+    mimebase_report_free(report);
+}
+
 int main(int argc, char **argv) {
     CHECK(argc == 2);
     size_t len = 0;
@@ -189,6 +214,7 @@ int main(int argc, char **argv) {
     analyze_errors(message, len);
     free(message);
     lifetimes(argv[1]);
+    empty_strings();
     fprintf(stderr, "errors: ok (libmimebase %s)\n", version);
     return 0;
 }
