@@ -5,9 +5,16 @@ tests did.
 The library is ``$MIMEBASE_LIBRARY`` when set, else this checkout's, built and installed under
 the session's temporary directory by ``make -C capi install`` (cargo builds it only when it
 changed).
+
+The messages are the mail filters' shared ones, tests/data/filters/ (its README.md): each has one
+bad host, the only name in it of the form ``bad-...-example.com``, read from the file here and put
+on every daemon's local blocklist. messages/ beside this file holds the few that only the rspamd
+tests need (rspamd's image flag). The session ends with a table of what each daemon did with each
+shared message's bad host, so that CI's log shows the gap the module closes.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -18,22 +25,53 @@ import pytest
 import rspamd_daemon
 
 TESTS = Path(__file__).resolve().parent
+# The rspamd tests' own messages (the image flag).
 MESSAGES = TESTS / "messages"
 REPO = TESTS.parent.parent.parent
+# The messages every filter's end-to-end tests share.
+FILTERS = REPO / "tests" / "data" / "filters"
 CORPUS = REPO.parent / "shared" / "corpus"
 HEADER_DIR = Path(os.environ.get("MIMEBASE_INCLUDE", REPO / "capi" / "include"))
+# A message's bad host: the one name of this form in its file (tests/data/filters/README.md).
+BAD_HOST = re.compile(rb"bad-[a-z0-9-]+-example\.com")
 
-# The local blocklist of every test daemon: each test message's bad host, and baseStriker's.
-BAD_HOSTS = [
-    "bad-content-base.com",
-    "bad-content-location.com",
-    "bad-base-header.com",
-    "bad-late-base.com",
-    "bad-inherited.com",
-    "bad-scheme-relative.com",
-    "bad-classic-base.com",
-    "phish.example.net",
-]
+# The shared messages stock rspamd 3.4 catches (BAD_HOST fires on the bad host), as measured on
+# Debian's package: only the classic <base href> in <head>, against which its HTML parser
+# resolves the links after it. It reads no base header field (Content-Base, Content-Location,
+# Base) and no base inherited into a message/rfc822 part, ignores a <base> after the link, and
+# resolves a scheme-relative //host against the <base>'s host instead of taking the scheme only.
+STOCK_CATCHES = {"base-in-head"}
+
+
+class FilterMessage:
+    """One message of tests/data/filters/: its name (the file's stem), bytes and bad host (None
+    for the control, clean.eml)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = path.stem
+        self.data = path.read_bytes()
+        hosts = set(BAD_HOST.findall(self.data))
+        assert len(hosts) <= 1, f"{path}: more than one bad host: {hosts}"
+        self.bad_host = hosts.pop().decode() if hosts else None
+
+    def __repr__(self):
+        return self.name
+
+
+def filter_messages():
+    found = [FilterMessage(path) for path in sorted(FILTERS.glob("*.eml"))]
+    assert len(found) == 8, f"expected the 8 messages of {FILTERS}, found {len(found)}"
+    assert [m.name for m in found if m.bad_host is None] == ["clean"], "one control message, clean.eml"
+    unknown = STOCK_CATCHES - {m.name for m in found}
+    assert not unknown, f"STOCK_CATCHES names no message of {FILTERS}: {unknown}"
+    return found
+
+
+FILTER_MESSAGES = filter_messages()
+
+# The local blocklist of every test daemon: each shared message's bad host, and baseStriker's.
+BAD_HOSTS = [m.bad_host for m in FILTER_MESSAGES if m.bad_host] + ["phish.example.net"]
 # Whole URLs on the local blocklist (the multimap BAD_URL): the image of the image tests.
 BAD_URLS = ["http://bad-image.com/spring/banner.gif"]
 
@@ -124,3 +162,41 @@ def with_plugin(daemons, library, stock):
     """The same, with the mimebase module enabled as the README says (started after ``stock``,
     which fills the hyperscan cache)."""
     return daemons.start("plugin", plugin={"library": str(library)})
+
+
+# What the tests saw of each shared message's bad host, for the table at the end of the session:
+# {message name: {column: True or False}}, filled by the tests as they go (before they assert).
+RESULTS = {}
+COLUMNS = [
+    ("stock", "stock rspamd"),
+    ("module", "with module"),
+    ("postfix stock", "Postfix+stock"),
+    ("postfix module", "Postfix+module"),
+]
+
+
+def record(message, column, caught):
+    """Notes whether ``column``'s daemon caught the bad host of ``message`` (for the control:
+    flagged it, or Postfix refused it)."""
+    RESULTS.setdefault(message.name, {})[column] = bool(caught)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not RESULTS:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.write_sep("-", "rspamd: the bad host of each message of tests/data/filters/")
+    write("yes: the local blocklist's symbol (BAD_HOST) fired on the message's bad host (on clean, the")
+    write("control: fired at all); for Postfix: the message was refused with rspamd's reject reply.")
+    write("-: not run.")
+    names = [m.name for m in FILTER_MESSAGES]
+    width = max(map(len, names))
+    header = f"{'message':<{width}}  " + "  ".join(title for _, title in COLUMNS)
+    write(header)
+    for name in names:
+        row = RESULTS.get(name, {})
+        cells = []
+        for key, title in COLUMNS:
+            value = row.get(key)
+            cells.append(f"{'-' if value is None else 'yes' if value else 'no':<{len(title)}}")
+        write(f"{name:<{width}}  " + "  ".join(cells).rstrip())

@@ -1,8 +1,9 @@
 """Postfix hands each message to rspamd through rspamd's proxy worker in milter mode
 (``smtpd_milters``), as a site runs rspamd in front of its mailboxes: the baseStriker message and
-a message whose bad link a Content-Base decides are refused at the end of DATA with rspamd's
-reject reply, a clean message is delivered. The same Postfix has a second SMTP server whose
-milter is stock rspamd: there the Content-Base message is delivered (the gap the module closes).
+every message of tests/data/filters/ with a bad host are refused at the end of DATA with rspamd's
+reject reply, the clean one is delivered. The same Postfix has a second SMTP server whose milter
+is stock rspamd: there only baseStriker and the messages stock rspamd catches
+(``STOCK_CATCHES``) are refused, the others are delivered (the gap the module closes).
 
 Postfix runs with a configuration, queue and mailboxes of its own under a temporary directory
 (``postfix -c DIR``), listening on 127.0.0.1 only, chroot off, as
@@ -17,6 +18,7 @@ import grp
 import os
 import pty
 import pwd
+import re
 import select
 import shutil
 import smtplib
@@ -28,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MESSAGES, REPO, SKIP
+from conftest import FILTER_MESSAGES, REPO, SKIP, STOCK_CATCHES, record
 
 POSTFIX = Path("/usr/sbin/postfix")
 DOMAIN = "example.test"
@@ -219,30 +221,55 @@ def send(port, recipient, message):
     return None
 
 
+def message_id(message: bytes) -> bytes:
+    """The Message-ID of the message's own header (not of a message/rfc822 part in it)."""
+    header = re.split(rb"\r?\n\r?\n", message, maxsplit=1)[0]
+    [found] = re.findall(rb"^Message-ID: (<[^>]+>)", header, flags=re.M | re.I)
+    return found
+
+
+def delivered_ids(server, user):
+    return sorted(message_id(path.read_bytes()) for path in server.maildir(user))
+
+
 def test_postfix_through_rspamd_milter(postfix):
     server, ports = postfix
     basestriker = (REPO / "samples" / "basestriker.eml").read_bytes()
-    content_base = (MESSAGES / "content-base.eml").read_bytes()
-    clean = (MESSAGES / "clean.eml").read_bytes()
-    with_module, stock = f"with-module@{DOMAIN}", f"stock@{DOMAIN}"
+    mailboxes = {"with module": f"with-module@{DOMAIN}", "stock": f"stock@{DOMAIN}"}
+    smtp_ports = {"with module": ports["with_module"], "stock": ports["stock"]}
 
-    # Through rspamd with the module: both bad messages refused with rspamd's reject reply.
-    assert send(ports["with_module"], with_module, basestriker) == (554, REJECT_REPLY)
-    assert send(ports["with_module"], with_module, content_base) == (554, REJECT_REPLY)
-    assert send(ports["with_module"], with_module, clean) is None
-    [delivered] = wait_for(lambda: server.maildir("with-module"), "the clean message's delivery", server)
-    assert b"Message-ID: <clean@shop.example.com>" in delivered.read_bytes()
+    # baseStriker (a <base> in <head>) is refused through both.
+    for way in mailboxes:
+        assert send(smtp_ports[way], mailboxes[way], basestriker) == (554, REJECT_REPLY), way
 
-    # Through stock rspamd: baseStriker (a <base> in <head>) refused, the Content-Base one
-    # delivered.
-    assert send(ports["stock"], stock, basestriker) == (554, REJECT_REPLY)
-    assert send(ports["stock"], stock, content_base) is None
-    [missed] = wait_for(lambda: server.maildir("stock"), "the Content-Base message's delivery", server)
-    assert b"Message-ID: <content-base@corp.example.com>" in missed.read_bytes()
+    # Each shared message through both: refused with rspamd's reject reply where rspamd catches
+    # its bad host (with the module: every one; stock: STOCK_CATCHES), taken for delivery
+    # otherwise.
+    wrong, expected_deliveries = [], {way: [] for way in mailboxes}
+    for message in FILTER_MESSAGES:
+        for way, column in (("with module", "postfix module"), ("stock", "postfix stock")):
+            reply = send(smtp_ports[way], mailboxes[way], message.data)
+            record(message, column, reply is not None)
+            refuse = message.bad_host is not None and (way == "with module" or message.name in STOCK_CATCHES)
+            if refuse:
+                if reply != (554, REJECT_REPLY):
+                    wrong.append(f"{way}: {message.name}: {reply or 'taken'}, expected rspamd's reject reply")
+            else:
+                expected_deliveries[way].append(message_id(message.data))
+                if reply is not None:
+                    wrong.append(f"{way}: {message.name}: refused with {reply}, expected delivery")
+    assert wrong == [], "\n".join(wrong)
+
+    for way, user in (("with module", "with-module"), ("stock", "stock")):
+        expected = sorted(expected_deliveries[way])
+        wait_for(lambda: len(server.maildir(user)) >= len(expected), f"{way}: {len(expected)} deliveries", server)
+        assert delivered_ids(server, user) == expected, way
 
     log = server.log()
     for line in log.splitlines():
         if "milter-reject" in line or "status=sent" in line:
             print(line)
-    assert log.count("milter-reject: END-OF-MESSAGE") == 3, log
-    assert log.count("status=sent") == 2, log
+    sent = sum(map(len, expected_deliveries.values()))
+    refused = 2 + 2 * len(FILTER_MESSAGES) - sent
+    assert log.count("milter-reject: END-OF-MESSAGE") == refused, log
+    assert log.count("status=sent") == sent, log
