@@ -205,28 +205,35 @@ local function use_report(task, report)
       local resolved = ffi.string(record.resolved.ptr, record.resolved.len)
       local scheme = resolved:match('^(%a[%w+.-]*):')
       if scheme and injected_schemes[scheme:lower()] then
-        local flags = nil
-        if record.is_image ~= 0 then
-          flags = { 'image' }
+        if not known then
+          known = known_urls(task)
         end
-        local u = rspamd_url.create(pool, resolved, flags)
-        if u then
-          if not known then
-            known = known_urls(task)
+        local decided = record.base_decided ~= 0
+        -- Most links are rspamd's own, written as rspamd writes them: those are passed over
+        -- without parsing them again (the costly step). The rest are parsed, and compared in
+        -- rspamd's normal form.
+        if decided or not known[resolved] then
+          local flags = nil
+          if record.is_image ~= 0 then
+            flags = { 'image' }
           end
-          local text = u:get_text()
-          if not known[text] then
-            known[text] = true
-            task:inject_url(u)
-            injected = injected + 1
-            lua_util.debugm(N, task, 'added %s (%s, base %s from %s)', text,
-                str(record.source), str(record.base), str(record.base_source))
-          end
-          if record.base_decided ~= 0 then
-            local host = u:get_host()
-            if host and not seen_decided[host] then
-              seen_decided[host] = true
-              decided_hosts[#decided_hosts + 1] = host
+          local u = rspamd_url.create(pool, resolved, flags)
+          if u then
+            local text = u:get_text()
+            if not known[text] then
+              known[text] = true
+              known[resolved] = true
+              task:inject_url(u)
+              injected = injected + 1
+              lua_util.debugm(N, task, 'added %s (%s, base %s from %s)', text,
+                  str(record.source), str(record.base), str(record.base_source))
+            end
+            if decided then
+              local host = u:get_host()
+              if host and not seen_decided[host] then
+                seen_decided[host] = true
+                decided_hosts[#decided_hosts + 1] = host
+              end
             end
           end
         end
