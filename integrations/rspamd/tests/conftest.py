@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -28,6 +29,12 @@ TESTS = Path(__file__).resolve().parent
 # The rspamd tests' own messages (the image flag).
 MESSAGES = TESTS / "messages"
 REPO = TESTS.parent.parent.parent
+# test_postfix_milter.py runs Postfix as python/tests/test_smtp_filter_postfix.py does, with the
+# module both share, python/tests/postfix_instance.py: one set-up of Postfix for both tests, kept
+# beside the first one. This pytest run is not python/tests' (its conftest.py is not loaded), so
+# that directory goes on the module search path here. Appended, not prepended, so that a name
+# both directories have (conftest) still means this directory's module.
+sys.path.append(str(REPO / "python" / "tests"))
 # The messages every filter's end-to-end tests share.
 FILTERS = REPO / "tests" / "data" / "filters"
 CORPUS = REPO.parent / "shared" / "corpus"
