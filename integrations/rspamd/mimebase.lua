@@ -312,31 +312,22 @@ local id = rspamd_config:register_symbol({
   flags = 'empty,nostat',
   group = N,
 })
-rspamd_config:register_symbol({
-  name = settings.symbol_base_decided,
-  parent = id,
-  type = 'virtual',
-  flags = 'nostat',
-  score = 0.0,
-  group = N,
-  description = 'A link whose target a base decided (Content-Base, Content-Location, Base:, '
-      .. '<base>, inherited): informational',
-})
-rspamd_config:register_symbol({
-  name = settings.symbol_incomplete,
-  parent = id,
-  type = 'virtual',
-  flags = 'nostat',
-  score = 0.0,
-  group = N,
-  description = 'mimebase stopped at one of its limits: some links may be missing',
-})
-rspamd_config:register_symbol({
-  name = settings.symbol_fail,
-  parent = id,
-  type = 'virtual',
-  flags = 'nostat',
-  score = 0.0,
-  group = N,
-  description = 'mimebase did not analyse the message (too large, or an error): scanned without it',
-})
+-- The symbols the check inserts, each scored 0 by default: informational.
+local inserted = {
+  { settings.symbol_base_decided, 'A link whose target a base decided (Content-Base, '
+      .. 'Content-Location, Base:, <base>, inherited): informational' },
+  { settings.symbol_incomplete, 'mimebase stopped at one of its limits: some links may be missing' },
+  { settings.symbol_fail, 'mimebase did not analyse the message (too large, or an error): '
+      .. 'scanned without it' },
+}
+for _, symbol in ipairs(inserted) do
+  rspamd_config:register_symbol({
+    name = symbol[1],
+    parent = id,
+    type = 'virtual',
+    flags = 'nostat',
+    score = 0.0,
+    group = N,
+    description = symbol[2],
+  })
+end
