@@ -14,9 +14,9 @@ this checkout's release build installed under a temporary directory (``make -C c
 rspamd's DNS checks (RBL, SURBL, SPF, DMARC, ...) get their answers from a resolver on a loopback
 port that answers every query at once with NXDOMAIN, as a local caching resolver does for names
 that are not listed; with no answer at all (the tests' dead port) each message would wait for
-its queries' timeouts. Even so about one message in ten waits some 200 ms for rspamd's own
-timers (SPF and others), so requests are sent several at a time: one at a time the run would
-take an hour, and the wall time would measure those waits. Each daemon runs one normal worker.
+its queries' timeouts. Even so some messages wait on rspamd's own timers (SPF and others), so
+requests are sent several at a time: one at a time the wall time would measure those waits
+(docs/PERFORMANCE.md, "Mail filters", has the figures). Each daemon runs one normal worker.
 """
 
 import os
