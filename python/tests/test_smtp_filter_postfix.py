@@ -112,6 +112,12 @@ def test_postfix_content_filter_delivers_and_bounces(postfix_with_filter):
         " User unknown in virtual mailbox table" in text
     )
     assert text.count("Final-Recipient:") == 1
+    # Postfix's log daemon may write the delivery lines after the files land: wait for them.
+    wait_for(
+        lambda: all(status in postfix.log() for status in ("status=sent", "status=bounced")),
+        "the delivery and bounce lines in the log",
+        postfix,
+    )
     log = postfix.log()
     assert f"to=<{known}>" in log and "status=sent" in log
     assert f"to=<{unknown}>" in log and "status=bounced" in log

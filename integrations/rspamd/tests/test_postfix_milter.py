@@ -122,11 +122,14 @@ def test_postfix_through_rspamd_milter(postfix):
         wait_for(lambda: len(server.maildir(user)) >= len(expected), f"{way}: {len(expected)} deliveries", server)
         assert delivered_ids(server, user) == expected, way
 
+    # A delivery's file lands in the Maildir before Postfix's log daemon writes its
+    # "status=sent" line: wait for the log to have them all, then count exactly.
+    sent = sum(map(len, expected_deliveries.values()))
+    refused = 2 + 2 * len(FILTER_MESSAGES) - sent
+    wait_for(lambda: server.log().count("status=sent") >= sent, f"{sent} status=sent lines in the log", server)
     log = server.log()
     for line in log.splitlines():
         if "milter-reject" in line or "status=sent" in line:
             print(line)
-    sent = sum(map(len, expected_deliveries.values()))
-    refused = 2 + 2 * len(FILTER_MESSAGES) - sent
     assert log.count("milter-reject: END-OF-MESSAGE") == refused, log
     assert log.count("status=sent") == sent, log
