@@ -2,6 +2,8 @@
 //! without `--force`, and the corpus's MHTML pages are written with every URL that names a
 //! part pointing at an existing file in OUT (checked by reading the written HTML back).
 
+mod offline;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Component, Path};
