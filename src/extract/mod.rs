@@ -48,8 +48,9 @@
 //! rewriting reached (a part that could not be changed, a URL the scan does not report, a URL
 //! an SVG entity brings in). In HTML it is a `<meta http-equiv="Content-Security-Policy">`
 //! inserted into `<head>` before anything that fetches; in an SVG or XHTML document an XHTML
-//! `<head>` holding that `<meta>` right after the root's start tag, which Blink and WebKit
-//! apply (Gecko does not, so in Firefox an SVG file relies on its inert URLs). The bytes are
+//! `<head>` holding that `<meta>` right after the root's start tag, which Chromium applies
+//! (WebKit finds a document's head by the same rule; Firefox only under an `<html>` root, so
+//! there an SVG file relies on its inert URLs). The bytes are
 //! inserted, nothing else changes. A page where it cannot go (an XML document with no root
 //! start tag) gets a [`DiagnosticKind::RewriteSkipped`] diagnostic saying so.
 //!

@@ -34,13 +34,14 @@
 //! # SVG and XHTML
 //!
 //! A standalone SVG document (and an XHTML one, read as XML) has no HTML parser to put a
-//! `<meta>` into `<head>`. Blink and WebKit apply a policy from an XHTML `<meta>` that is a
-//! child of the document's head, which they take to be the first XHTML `<head>` child of the
-//! root element, whatever the root; so an XHTML `<head>` holding the `<meta>` is inserted
-//! right after the root element's start tag (or the `<meta>` alone inside the root's first
-//! child, when that is a `<head>`). HTML elements outside `<foreignObject>` are not rendered
-//! in SVG, so the page looks the same. Gecko takes the head only of an `<html>` root: in
-//! Firefox an SVG file is protected by its inert URLs alone. A `<?xml-stylesheet?>`
+//! `<meta>` into `<head>`. Blink applies a policy from an XHTML `<meta>` inside the
+//! document's head, which it takes to be the first XHTML `<head>` child of the root element,
+//! whatever the root (checked in Chromium; WebKit's `Document::head()` is the same rule); so
+//! an XHTML `<head>` holding the `<meta>` is inserted right after the root element's start tag
+//! (or the `<meta>` alone inside the root's first child, when that is a `<head>`). HTML
+//! elements outside `<foreignObject>` are not rendered in SVG, so the page looks the same.
+//! Gecko looks for the head only under an `<html>` root: in Firefox an SVG file is protected
+//! by its inert URLs alone. A `<?xml-stylesheet?>`
 //! instruction before the root is fetched before any policy can apply; the SVG scan reports
 //! it, so that its URL is inert.
 //!
