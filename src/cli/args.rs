@@ -127,7 +127,8 @@ Examples:
     #[command(after_help = "\
 Examples:
   mimebase extract --dir parts message.eml
-  mimebase extract --dir parts --force --online --retrieval-url https://archive.example/msg/42 message.eml
+  mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
+  mimebase extract --dir as-archived --online message.eml
   mimebase extract --dir messages archive.mbox")]
     Extract(ExtractArgs),
 }
