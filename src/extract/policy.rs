@@ -37,9 +37,10 @@
 //! `<meta>` into `<head>`. Blink applies a policy from an XHTML `<meta>` inside the
 //! document's head, which it takes to be the first XHTML `<head>` child of the root element,
 //! whatever the root (checked in Chromium; WebKit's `Document::head()` is the same rule); so
-//! an XHTML `<head>` holding the `<meta>` is inserted right after the root element's start tag
-//! (or the `<meta>` alone inside the root's first child, when that is a `<head>`). HTML
-//! elements outside `<foreignObject>` are not rendered in SVG, so the page looks the same.
+//! an XHTML `<head>` holding the `<meta>` is inserted right after the root element's start
+//! tag, where it is that first `<head>` whatever follows (in an XHTML page, the page's own
+//! `<head>` comes second; a `head` of another namespace is no HTML head). A `<head>` is not
+//! rendered (outside `<foreignObject>`, no HTML element is in SVG), so the page looks the same.
 //! Gecko looks for the head only under an `<html>` root: in Firefox an SVG file is protected
 //! by its inert URLs alone. A `<?xml-stylesheet?>`
 //! instruction before the root is fetched before any policy can apply; the SVG scan reports
@@ -63,14 +64,18 @@
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-/// The policy (see the [module docs](self)).
+/// The Content-Security-Policy (Content Security Policy Level 3) that every page written
+/// [offline](crate::extract::Network::Offline) carries: images, stylesheets, fonts, media,
+/// frames and objects from `file:` and `data:` URLs only (the written files, the message's
+/// inline data), inline styles, and nothing else: no script, no other fetch, no form sent,
+/// no `<base>` applied (see the [`extract` module docs](mod@crate::extract)).
 pub const POLICY: &str = "default-src 'none'; img-src file: data:; \
 style-src file: data: 'unsafe-inline'; font-src file: data:; media-src file: data:; \
 frame-src file: data:; object-src file: data:; form-action 'none'; base-uri 'none'";
 
 /// How a browser reads a written page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Flavor {
+pub(crate) enum Flavor {
     /// With the HTML parser (`.html`, `.htm`, `.shtml`).
     Html,
     /// With an XML parser (`.svg`, `.xhtml`, `.xht`).
@@ -79,7 +84,7 @@ pub(super) enum Flavor {
 
 /// Why no policy could be inserted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum NoPlace {
+pub(crate) enum NoPlace {
     /// The XML document has no root element with content (none, or an empty one such as
     /// `<svg/>`), or is not well-formed before its root's start tag ends.
     NoXmlRoot,
@@ -87,7 +92,7 @@ pub(super) enum NoPlace {
 
 impl NoPlace {
     /// Why, in words.
-    pub(super) fn reason(self) -> &'static str {
+    pub(crate) fn reason(self) -> &'static str {
         match self {
             NoPlace::NoXmlRoot => {
                 "the XML document has no root element start tag to put it after (none, an empty root, or an error before it)"
@@ -102,7 +107,7 @@ impl NoPlace {
 /// # Errors
 ///
 /// [`NoPlace`] when an XML document has no place for it.
-pub(super) fn insert(bytes: &[u8], flavor: Flavor) -> Result<Vec<u8>, NoPlace> {
+pub(crate) fn insert(bytes: &[u8], flavor: Flavor) -> Result<Vec<u8>, NoPlace> {
     let text = Text::of(bytes);
     let (at, inserted) = match flavor {
         Flavor::Html => (html_place(text.ascii.as_bytes()), html_meta()),
@@ -124,12 +129,6 @@ fn html_meta() -> String {
 
 /// The XHTML namespace (XHTML elements in an XML document are HTML elements).
 const XHTML: &str = "http://www.w3.org/1999/xhtml";
-
-/// The `<meta>` inserted into an XML page's `<head>`, in the XHTML namespace whatever the
-/// namespace prefixes around it.
-fn xml_meta() -> String {
-    format!("<meta xmlns=\"{XHTML}\" http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\"/>")
-}
 
 /// The XHTML `<head>` inserted after an XML page's root start tag, holding the `<meta>`.
 fn xml_head() -> String {
@@ -274,8 +273,9 @@ fn skippable_token(s: &[u8], at: usize) -> Option<usize> {
         let close = memchr::memchr(b'>', rest)?;
         return Some(at + close + 1);
     }
+    // A start tag: `<` and an ASCII letter.
     let name_start = at + 1;
-    if !rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+    if !(rest.first() == Some(&b'<') && rest.get(1).is_some_and(u8::is_ascii_alphabetic)) {
         return None;
     }
     let name_end = s
@@ -355,29 +355,20 @@ fn tag_end(s: &[u8], mut at: usize) -> Option<usize> {
 }
 
 /// Where the policy goes in an XML page, and what is inserted there (see the
-/// [module docs](self)): after the start tag of the root's first child when that is a
-/// `head`, just the `<meta>`; else after the root's start tag, an XHTML `<head>` holding it.
-/// `None` when there is no root start tag (no root, an empty one, an error before it).
+/// [module docs](self)): an XHTML `<head>` holding it, after the root's start tag; `None`
+/// when there is no root start tag (no root, an empty one, an error before it).
 fn xml_place(s: &str) -> Option<(usize, String)> {
     let mut reader = Reader::from_str(s);
-    let mut root_end = None;
     // Each event consumes at least one byte, so the loop ends.
     loop {
-        let event = reader.read_event();
-        let position = usize::try_from(reader.buffer_position()).ok()?;
-        match (event, root_end) {
-            (Ok(Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_)), _) => {}
-            (Ok(Event::Text(text)), _) if text.bytes().all(is_space) => {}
-            (Ok(Event::Start(_)), None) => root_end = Some(position),
-            (Ok(Event::Start(child)), Some(end)) => {
-                return Some(if child.local_name().as_ref() == "head" {
-                    (position, xml_meta())
-                } else {
-                    (end, xml_head())
-                });
+        match reader.read_event() {
+            Ok(Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_)) => {}
+            Ok(Event::Text(text)) if text.bytes().all(is_space) => {}
+            Ok(Event::Start(_)) => {
+                let end = usize::try_from(reader.buffer_position()).ok()?;
+                return Some((end, xml_head()));
             }
-            (_, Some(end)) => return Some((end, xml_head())),
-            (_, None) => return None,
+            _ => return None,
         }
     }
 }
@@ -396,6 +387,8 @@ mod tests {
     fn html_places() {
         assert_eq!(place("<p>x"), "<p>x");
         assert_eq!(place("text"), "text");
+        assert_eq!(place(",html><p>"), ",html><p>");
+        assert_eq!(place(" xmeta>"), "xmeta>");
         assert_eq!(place(""), "");
         assert_eq!(
             place("<!DOCTYPE html>\n<!-- c -- > --!>\n<HTML lang=en>\n<Head>\n<link href=a.css>"),
@@ -472,10 +465,13 @@ mod tests {
         let (at, inserted) = xml_place(svg).unwrap();
         assert_eq!(&svg[at..], "\n<image href=\"i.png\"/></svg>");
         assert_eq!(inserted, xml_head());
+        // An XHTML page's own `<head>` comes second: Blink takes the first.
         let xhtml = "<html xmlns=\"http://www.w3.org/1999/xhtml\">\n <head>\n<title>t</title>";
-        let (at, inserted) = xml_place(xhtml).unwrap();
-        assert_eq!(&xhtml[at..], "\n<title>t</title>");
-        assert_eq!(inserted, xml_meta());
+        let (at, _) = xml_place(xhtml).unwrap();
+        assert_eq!(&xhtml[at..], "\n <head>\n<title>t</title>");
+        // An SVG `<head>` first (not an XHTML one) does not take the policy's place.
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><head/>";
+        assert_eq!(&svg[xml_place(svg).unwrap().0..], "<head/>");
         assert_eq!(
             xml_place("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
             None
