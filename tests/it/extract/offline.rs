@@ -102,7 +102,10 @@ fn offline_urls_are_the_online_ones_made_inert() {
         // Script text is no URL: the inline script's stays, and the policy keeps it from
         // running.
         let without_namespaces = text
-            .replace(r#"new Image().src = "https://pixel.example.net/script.gif";"#, "")
+            .replace(
+                r#"new Image().src = "https://pixel.example.net/script.gif";"#,
+                "",
+            )
             .replace("\"http://www.w3.org/2000/svg\"", "")
             .replace("\"http://www.w3.org/1999/xlink\"", "")
             .replace("\"http://www.w3.org/1999/xhtml\"", "");
