@@ -50,9 +50,9 @@
 //! inserted into `<head>` before anything that fetches; in an SVG or XHTML document an XHTML
 //! `<head>` holding that `<meta>` right after the root's start tag, which Chromium applies
 //! (WebKit finds a document's head by the same rule; Firefox only under an `<html>` root, so
-//! there an SVG file relies on its inert URLs). The bytes are
-//! inserted, nothing else changes. A page where it cannot go (an XML document with no root
-//! start tag) gets a [`DiagnosticKind::RewriteSkipped`] diagnostic saying so.
+//! there an SVG file relies on its inert URLs). The bytes are inserted, nothing else changes.
+//! A page where it cannot go (an XML document with no root start tag) gets a
+//! [`DiagnosticKind::RewriteSkipped`] diagnostic saying so.
 //!
 //! A part's URLs resolve against its effective base (RFC 2557 §5: an MHTML part's
 //! `Content-Location`), a frame's against its own, a stylesheet's against the stylesheet's
@@ -72,9 +72,9 @@
 //! order mark, `charset` parameter, `@charset`, UTF-8), and the new text must read back the
 //! same URLs. A part that cannot be changed faithfully is written decoded and unchanged, with
 //! a [`DiagnosticKind::RewriteSkipped`] diagnostic (offline, a page still gets its policy,
-//! which stops its loads, not a refresh or a link followed). The HTML file keeps the part's charset and
-//! has no `Content-Type` beside it: a browser opening it from disk goes by `<meta charset>` or
-//! guesses.
+//! which stops its loads, not a refresh or a link followed). The HTML file keeps the part's
+//! charset and has no `Content-Type` beside it: a browser opening it from disk goes by
+//! `<meta charset>` or guesses.
 //!
 //! A target that is not a leaf is followed to the leaf that stands for it: the root of a
 //! `multipart/related` (its `start` parameter's Content-ID, else its first body part, RFC
@@ -108,7 +108,7 @@
 //! order of preference, `jfif` before `jpg`).
 
 mod names;
-mod policy;
+pub(crate) mod policy;
 mod stylesheet;
 
 use std::collections::{HashMap, HashSet};
