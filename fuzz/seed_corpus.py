@@ -76,7 +76,7 @@ import email
 import re
 
 MAX_LEN = {"mime_split": 4096, "headers": 2048, "html_scan": 4096, "css": 1024, "rewrite_part": 4096,
-           "svg_scan": 4096, "srcdoc": 4096, "text_links": 4096}
+           "svg_scan": 4096, "srcdoc": 4096, "text_links": 4096, "extract_policy": 2048}
 small = []
 for path in sorted(list((fuzz_dir.parent / "samples").glob("*.eml"))
                    + list((fuzz_dir.parent / "tests" / "data").rglob("*.eml"))
@@ -129,6 +129,8 @@ for raw in small:
         # 8bit whatwg CRLF.
         seed("rewrite_part", b"\x00" + body)
         seed("rewrite_part", b"\x61" + body)
+        # extract_policy: selector byte (even HTML, odd XML), then the page.
+        seed("extract_policy", b"\x00" + body)
         for style in re.findall(rb"(?is)<style[^>]*>(.*?)</style>", body):
             seed("css", style)
         for style in re.findall(rb"(?i)style\s*=\s*\"([^\"]*)\"", body):
@@ -150,6 +152,7 @@ for css in [b"a{background:url(x.png)}", b"@import url('a.css');", b"b{x:url( \"
 # svg_scan: the SVG documents of tests/data/svg/, and the SVG elements of the HTML bodies.
 for path in sorted((fuzz_dir.parent / "tests" / "data" / "svg").glob("*.svg")):
     seed("svg_scan", path.read_bytes())
+    seed("extract_policy", b"\x01" + path.read_bytes())
 for raw in small:
     for body in html_bodies(raw):
         for svg in re.findall(rb"(?is)<svg\b.*?</svg>", body):

@@ -368,3 +368,10 @@ pub fn svg_scan(text: &str) -> SvgScan {
         stopped_at: scanned.stop.map(|stop| stop.at),
     }
 }
+
+/// The bytes `extract` writes offline for the page `page` (in its own encoding): the policy
+/// inserted, read as HTML or (`xml`) as XML; `None` when an XML page has no place for it.
+pub fn policy_insert(page: &[u8], xml: bool) -> Option<Vec<u8>> {
+    use crate::extract::policy::{Flavor, insert};
+    insert(page, if xml { Flavor::Xml } else { Flavor::Html }).ok()
+}

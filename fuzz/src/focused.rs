@@ -637,3 +637,146 @@ fn check_map(body: &str, shown: &fuzzing::Shown) {
         "the pieces cover the shown text"
     );
 }
+
+/// `extract_policy`: the page `data` (HTML, or XML when its first byte is odd) with the policy
+/// inserted as `extract` writes it offline. Oracles: the output is the input with the element
+/// inserted at one place, every other byte kept (where the element's ends match the input's
+/// bytes around it, several places give the same output: one of them must pass). HTML (UTF-8
+/// input): html5gum, an HTML tokenizer of its own switching states after `<title>`, `<style>`
+/// and the other raw-text elements, reads every token before that place as a doctype, a
+/// comment, white space, a start tag of `html`, `head`, `meta` or `title`, a title's text or
+/// its end tag (so the parser is still before `<body>`, where the `<meta>` goes into
+/// `<head>`), and the output holds one more `<meta http-equiv="Content-Security-Policy">`
+/// start tag with the policy as its content than the input (the element is a tag, not text
+/// inside a comment, a value or a title). XML: the SVG scan finds the same URLs in the output,
+/// and stops where it stopped in the input (after the element, moved by its length).
+pub fn check_extract_policy(data: &[u8]) {
+    let Some((&selector, page)) = data.split_first() else {
+        return;
+    };
+    let xml = selector & 1 == 1;
+    let Some(out) = fuzzing::policy_insert(page, xml) else {
+        assert!(xml, "an HTML page always has a place for the policy");
+        return;
+    };
+    let policy = mimebase::extract::POLICY;
+    let element = if xml {
+        format!(
+            "<head xmlns=\"http://www.w3.org/1999/xhtml\"><meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\"/></head>"
+        )
+    } else {
+        format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">")
+    };
+    let utf16 = page.starts_with(b"\xff\xfe") || page.starts_with(b"\xfe\xff");
+    let inserted = out
+        .len()
+        .checked_sub(page.len())
+        .expect("the output is longer");
+    let common = out.iter().zip(page).take_while(|(a, b)| a == b).count();
+    let places: Vec<usize> = (0..=common.min(page.len()))
+        .filter(|&p| {
+            out[p + inserted..] == page[p..]
+                && (utf16 || &out[p..p + inserted] == element.as_bytes())
+        })
+        .collect();
+    assert!(!places.is_empty(), "not one insertion: {page:?} -> {out:?}");
+    if utf16 {
+        return;
+    }
+    // The tokenizer and the scan read UTF-8 text from its start (a byte order mark is text).
+    let (Ok(before), Ok(after)) = (std::str::from_utf8(page), std::str::from_utf8(&out)) else {
+        return;
+    };
+    if before.starts_with('\u{feff}') {
+        return;
+    }
+    if !xml {
+        assert!(
+            places.iter().any(|&p| html_prefix_allowed(&before[..p])),
+            "a token before the policy that is not allowed there: {before:?} at {places:?}"
+        );
+        assert_eq!(
+            policy_metas(after),
+            policy_metas(before) + 1,
+            "the <meta> is not a tag of its own: {before:?} at {places:?}"
+        );
+    } else {
+        let old = fuzzing::svg_scan(before);
+        let new = fuzzing::svg_scan(after);
+        let references = |scan: &fuzzing::SvgScan| -> Vec<String> {
+            scan.urls.iter().map(|u| u.reference.clone()).collect()
+        };
+        assert_eq!(references(&old), references(&new), "{before:?}");
+        assert!(
+            places.iter().any(|&p| {
+                let moved = old
+                    .stopped_at
+                    .map(|s| if s >= p { s + inserted } else { s });
+                moved == new.stopped_at
+            }),
+            "{before:?} -> {after:?}: stops {:?}, {:?}",
+            old.stopped_at,
+            new.stopped_at
+        );
+    }
+}
+
+/// Whether every token of `prefix` (the text of a page before the policy) is one the policy
+/// may follow, a title whole.
+fn html_prefix_allowed(prefix: &str) -> bool {
+    use html5gum::{DefaultEmitter, Token, Tokenizer};
+    let mut emitter = DefaultEmitter::default();
+    emitter.naively_switch_states(true);
+    let mut in_title = false;
+    for token in Tokenizer::new_with_emitter(prefix, emitter).flatten() {
+        let allowed = match &token {
+            Token::Doctype(_) | Token::Comment(_) | Token::Error(_) => true,
+            Token::String(text) => {
+                in_title
+                    || text
+                        .value
+                        .iter()
+                        .all(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '))
+            }
+            Token::StartTag(tag) => {
+                let name = tag.name.as_slice();
+                in_title = name == b"title";
+                matches!(name, b"html" | b"head" | b"meta" | b"title")
+            }
+            Token::EndTag(tag) => {
+                let was = in_title;
+                in_title = false;
+                was && tag.name.as_slice() == b"title"
+            }
+        };
+        if !allowed {
+            return false;
+        }
+    }
+    !in_title
+}
+
+/// How many start tags of `text` are `<meta http-equiv="Content-Security-Policy">` with the
+/// policy as content, as html5gum reads them.
+fn policy_metas(text: &str) -> usize {
+    use html5gum::{DefaultEmitter, Token, Tokenizer};
+    let mut emitter = DefaultEmitter::default();
+    emitter.naively_switch_states(true);
+    Tokenizer::new_with_emitter(text, emitter)
+        .flatten()
+        .filter(|token| match token {
+            Token::StartTag(tag) => {
+                tag.name.as_slice() == b"meta"
+                    && tag
+                        .attributes
+                        .get(b"http-equiv".as_slice())
+                        .is_some_and(|v| v.as_slice() == b"Content-Security-Policy")
+                    && tag
+                        .attributes
+                        .get(b"content".as_slice())
+                        .is_some_and(|v| v.as_slice() == mimebase::extract::POLICY.as_bytes())
+            }
+            _ => false,
+        })
+        .count()
+}

@@ -114,10 +114,11 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
-    /// Write every part of one message as a file in a directory, its HTML and CSS parts with
-    /// each URL that names another part (cid:, mid:, Content-Location) pointing at that part's
-    /// file and every other relative URL made absolute, and an index.json; prints the path of
-    /// the main page (the main HTML file; for a message without HTML, the file of its body).
+    /// Write every part of one message as a file in a directory, its HTML, SVG and CSS parts
+    /// with each URL that names another part (cid:, mid:, Content-Location) pointing at that
+    /// part's file and every other URL made inert, so that opening a page contacts no one (with
+    /// --online, kept, relative ones made absolute), and an index.json; prints the path of the
+    /// main page (the main HTML file; for a message without HTML, the file of its body).
     ///
     /// An mbox (a MESSAGE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
@@ -127,6 +128,7 @@ Examples:
 Examples:
   mimebase extract --dir parts message.eml
   mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
+  mimebase extract --dir as-archived --online message.eml
   mimebase extract --dir messages archive.mbox")]
     Extract(ExtractArgs),
 }
@@ -278,6 +280,19 @@ pub(crate) struct ExtractArgs {
     /// file that cannot be written (a full disk) removes what the run wrote (exit code 2).
     #[arg(long, help_heading = "Output")]
     pub force: bool,
+
+    /// Write every URL that names no part of the message, and is not a data:, about: or blob:
+    /// URL, inert (about:invalid# and the URL, percent-encoded), and into every HTML and SVG
+    /// page a Content-Security-Policy that forbids loads but of files and data: URLs, so that
+    /// opening a page contacts no one (no remote image, font, frame or ping). The default.
+    #[arg(long, overrides_with = "online", help_heading = "Network")]
+    pub offline: bool,
+
+    /// Keep the URLs on the web, relative ones made absolute, and insert no policy: the pages
+    /// show what the archive shows, remote images included, and contact those servers when
+    /// opened (a tracking image tells its sender the message was read, and from where).
+    #[arg(long, overrides_with = "offline", help_heading = "Network")]
+    pub online: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -29,15 +29,21 @@
 //! message without any file) and
 //! `files`, one object per file in document order: `file` (its name in OUT), `part` (IMAP
 //! part identifier), `content_type`, `base` (the part's effective base URL or `null`),
-//! `content_location` (resolved when it could be, else as written, or `null`) and
-//! `rewritten_urls` (how many URLs of an HTML or CSS file were changed: pointed at other
-//! files or made absolute).
+//! `content_location` (resolved when it could be, else as written, or `null`),
+//! `rewritten_urls` (how many URLs of an HTML, SVG or CSS file were changed: pointed at other
+//! files, made absolute or inert) and `csp` (true when a Content-Security-Policy was inserted:
+//! a page written offline).
+//!
+//! Offline (the default, `--offline`), every URL that names no part and is not a `data:`,
+//! `about:` or `blob:` URL is written inert, and every page carries a policy that forbids
+//! network loads ([`mimebase::extract::Network::Offline`]); `--online` keeps URLs on the web.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
+use mimebase::extract::Network;
 use mimebase::{DiagnosticKind, Extracted};
 
 use mimebase::mailbox::{Input, Message};
@@ -50,6 +56,11 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, messages, write_failed};
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     let options = args.resolution.options();
+    let network = if args.online {
+        Network::Online
+    } else {
+        Network::Offline
+    };
     if let Err(error) = write::remove_on_signal() {
         eprintln!("mimebase: {}", escape(&error.to_string()));
         return ExitCode::from(EXIT_USAGE);
@@ -79,7 +90,7 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 continue;
             }
         };
-        let extracted = mimebase::extract(&raw, &options);
+        let extracted = mimebase::extract::extract_with(&raw, &options, network);
         drop(raw);
         for diagnostic in &extracted.report.diagnostics {
             if matches!(
@@ -268,6 +279,7 @@ fn index_json(extracted: &Extracted) -> io::Result<Vec<u8>> {
                 "base": f.base,
                 "content_location": f.content_location,
                 "rewritten_urls": f.rewritten_urls,
+                "csp": f.csp,
             })
         })
         .collect();

@@ -1,9 +1,11 @@
-//! `extract`: every leaf entity of a message as a file, HTML and CSS parts with the URLs that
-//! name another part of the message (see [`target`](crate::target)) pointing at that part's
-//! file and every other relative URL made absolute, so that the message's page opens offline
-//! as a browser shows the message (an MHTML archive, an HTML mail with its images): with its
-//! images, stylesheets, fonts and frames, and without a URL that reaches a file outside the
-//! directory.
+//! `extract`: every leaf entity of a message as a file, HTML, SVG and CSS parts with the URLs
+//! that name another part of the message (see [`target`](crate::target)) pointing at that
+//! part's file, so that the message's page opens from disk as a browser shows the message (an
+//! MHTML archive, an HTML mail with its images): with its images, stylesheets, fonts and
+//! frames, and without a URL that reaches a file outside the directory. Every other URL is
+//! made inert and each page carries a Content-Security-Policy, so that opening it contacts no
+//! one ([`Network::Offline`], what [`extract()`] does); or, [`Network::Online`], kept as the
+//! archive shows it, relative ones made absolute.
 //!
 //! This module decides the files' names and contents; writing them into a directory is the
 //! caller's (the `mimebase extract` command writes them and an `index.json`).
@@ -30,7 +32,27 @@
 //!   (e)), which in the written file would resolve against the file's own `file:` URL
 //!   (`../../etc/x`, `//host/share`, a Windows network path);
 //! - is otherwise left as written: same-document references (empty, or a fragment alone),
-//!   absolute URLs of other schemes naming no entity.
+//!   absolute URLs of other schemes naming no entity;
+//! - offline ([`Network::Offline`]), when it is not then the path of a file, a same-document
+//!   reference or a URL of a local scheme (the Fetch Standard's `about`, `blob` and `data`,
+//!   which never leave the browser), is replaced by `about:invalid#` and what it would be
+//!   written as online (the resolved URL of a relative reference) percent-encoded: a link,
+//!   an image, a frame, a stylesheet, a font, `srcset` candidates, `ping` URLs, a form's
+//!   `action`, `<object data>`, `<embed src>`, SVG `href`s, CSS `url()` and `@import`, a
+//!   `<meta http-equiv=refresh>` (a browser then opens an empty page rather than the one it
+//!   named), a `<link rel=preconnect>` or `dns-prefetch`, which no policy governs.
+//!
+//! Offline, every file a browser opens from disk as a page by its name (`.html`, `.htm`,
+//! `.shtml`, `.xhtml`, `.xht`, `.svg`) also gets a Content-Security-Policy, [`POLICY`], that
+//! forbids every load but of `file:` and `data:` URLs, and runs no script: it stops what no
+//! rewriting reached (a part that could not be changed, a URL the scan does not report, a URL
+//! an SVG entity brings in). In HTML it is a `<meta http-equiv="Content-Security-Policy">`
+//! inserted into `<head>` before anything that fetches; in an SVG or XHTML document an XHTML
+//! `<head>` holding that `<meta>` right after the root's start tag, which Chromium applies
+//! (WebKit finds a document's head by the same rule; Firefox only under an `<html>` root, so
+//! there an SVG file relies on its inert URLs). The bytes are inserted, nothing else changes.
+//! A page where it cannot go (an XML document with no root start tag) gets a
+//! [`DiagnosticKind::RewriteSkipped`] diagnostic saying so.
 //!
 //! A part's URLs resolve against its effective base (RFC 2557 §5: an MHTML part's
 //! `Content-Location`), a frame's against its own, a stylesheet's against the stylesheet's
@@ -49,9 +71,10 @@
 //! escapes), in the part's own charset (a stylesheet's as CSS Syntax §3.2 determines it: byte
 //! order mark, `charset` parameter, `@charset`, UTF-8), and the new text must read back the
 //! same URLs. A part that cannot be changed faithfully is written decoded and unchanged, with
-//! a [`DiagnosticKind::RewriteSkipped`] diagnostic. The HTML file keeps the part's charset and
-//! has no `Content-Type` beside it: a browser opening it from disk goes by `<meta charset>` or
-//! guesses.
+//! a [`DiagnosticKind::RewriteSkipped`] diagnostic (offline, a page still gets its policy,
+//! which stops its loads, not a refresh or a link followed). The HTML file keeps the part's
+//! charset and has no `Content-Type` beside it: a browser opening it from disk goes by
+//! `<meta charset>` or guesses.
 //!
 //! A target that is not a leaf is followed to the leaf that stands for it: the root of a
 //! `multipart/related` (its `start` parameter's Content-ID, else its first body part, RFC
@@ -85,9 +108,10 @@
 //! order of preference, `jfif` before `jpg`).
 
 mod names;
+pub(crate) mod policy;
 mod stylesheet;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use encoding_rs::UTF_8;
@@ -97,12 +121,29 @@ use crate::analyze::{HtmlPart, Keep, analyze_collecting, resolve};
 use crate::mime::{self, Entity, Walk};
 use crate::options::Options;
 use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord, UrlSource};
-use crate::rewrite::{absolute_form, is_same_document, splice_decoded};
+use crate::rewrite::{absolute_form, is_editable, is_same_document, splice_decoded};
 use crate::target::Linker;
 use crate::url::{has_scheme, strip_reference};
 use crate::vocab::FieldName;
 
 use names::Names;
+use policy::Flavor;
+pub use policy::POLICY;
+
+/// Whether the pages [`extract_with`] writes may reach the network when they are opened (see
+/// the [module docs](mod@crate::extract)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Network {
+    /// Every URL that names no part of the message, and is not a `data:`, `about:` or
+    /// `blob:` URL, is written inert (`about:invalid#…`), and every HTML and SVG page carries
+    /// a Content-Security-Policy ([`POLICY`]) that forbids loads but from `file:` and
+    /// `data:` URLs: opened, the page contacts no one. What [`extract`] does.
+    #[default]
+    Offline,
+    /// URLs on the web are kept (relative ones made absolute), as the archive shows the
+    /// page, remote images included; no policy is inserted.
+    Online,
+}
 
 /// What [`extract`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,13 +179,17 @@ pub struct ExtractedFile {
     /// The body with its transfer encoding undone; for an HTML or CSS part, with its URLs
     /// changed (see the [module docs](mod@crate::extract)).
     pub bytes: Vec<u8>,
-    /// How many URLs of an HTML or CSS file were changed: pointed at another file, made
-    /// absolute, or (`<base href>`) made the file's own name.
+    /// How many URLs of an HTML, SVG or CSS file were changed: pointed at another file, made
+    /// absolute or inert, or (`<base href>`) made the file's own name.
     pub rewritten_urls: usize,
+    /// True when a Content-Security-Policy ([`POLICY`]) was inserted into the file (offline,
+    /// a page a browser opens by its name as HTML, XHTML or SVG).
+    pub csp: bool,
 }
 
 /// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
-/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze).
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), written
+/// [`Network::Offline`]: [`extract_with`] with that.
 ///
 /// # Errors
 ///
@@ -159,10 +204,42 @@ pub struct ExtractedFile {
 /// let extracted = mimebase::extract(message, &mimebase::Options::new());
 /// let names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
 /// assert_eq!(names, ["part-1.html", "logo.png"]);
-/// assert_eq!(extracted.files[0].bytes, b"<img src=\"logo.png\">");
+/// // The page carries the policy, then its own bytes, the image pointing at its file.
+/// let policy = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">", mimebase::extract::POLICY);
+/// assert_eq!(extracted.files[0].bytes, format!("{policy}<img src=\"logo.png\">").as_bytes());
 /// assert_eq!(extracted.root.as_deref(), Some("part-1.html"));
 /// ```
 pub fn extract(raw: &[u8], options: &Options) -> Extracted {
+    extract_with(raw, options, Network::Offline)
+}
+
+/// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), and URLs on
+/// the web made inert or kept as `network` says.
+///
+/// # Errors
+///
+/// None: it is total over its input, like `analyze`. A part that cannot be changed is
+/// written unchanged (offline, a page then still gets its policy) and reported in
+/// [`Extracted::report`].
+///
+/// ```
+/// use mimebase::extract::{Network, extract_with};
+/// let message = b"Content-Type: text/html\r\n\r\n<title>t</title><img src=\"https://t.example/o.gif\">";
+/// let online = extract_with(message, &mimebase::Options::new(), Network::Online);
+/// assert_eq!(online.files[0].bytes, b"<title>t</title><img src=\"https://t.example/o.gif\">");
+/// let offline = extract_with(message, &mimebase::Options::new(), Network::Offline);
+/// let page = String::from_utf8(offline.files[0].bytes.clone()).unwrap();
+/// assert_eq!(
+///     page,
+///     format!(
+///         "<title>t</title><meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\
+///          <img src=\"about:invalid#https%3A%2F%2Ft.example%2Fo.gif\">",
+///         mimebase::extract::POLICY
+///     )
+/// );
+/// ```
+pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracted {
     let analysis = analyze_collecting(raw, options, Keep::Rewritable);
     let mut report = analysis.report;
     let walk = analysis.walk;
@@ -220,6 +297,7 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
             content_location,
             bytes,
             rewritten_urls: 0,
+            csp: false,
         });
     }
     let file_names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
@@ -256,6 +334,7 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                 &url.resolution,
                 url.target.as_ref().map(|t| &t.part),
                 &path_to,
+                network,
             )
         })
         .collect();
@@ -267,18 +346,47 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
         let Some(&file) = file_of_entity.get(&part.entity) else {
             continue;
         };
+        // URLs an SVG entity brought in (or in a `<style>` of several runs of text) cannot be
+        // edited: they are left as they are, and the others still change.
+        let left: HashSet<usize> = part
+            .urls
+            .iter()
+            .filter(|(url, _)| !is_editable(part, url))
+            .map(|(_, record)| *record)
+            .collect();
+        let to_change = |record: usize| {
+            !left.contains(&record) && new_values.get(record).is_some_and(Option::is_some)
+        };
         let count = part
             .urls
             .iter()
-            .filter(|(_, record)| new_values.get(*record).is_some_and(Option::is_some))
+            .filter(|(_, record)| to_change(*record))
             .count();
+        let live = left
+            .iter()
+            .filter(|record| new_values.get(**record).is_some_and(Option::is_some))
+            .count();
+        if live > 0 && network == Network::Offline {
+            diagnostics.push(Diagnostic {
+                part: Some(entity.part.clone()),
+                kind: DiagnosticKind::RewriteSkipped,
+                message: format!(
+                    "URLs left as written, brought in by an entity or in a <style> element whose text is not one run of characters: {live}; offline, only the Content-Security-Policy stops their loads"
+                ),
+            });
+        }
         // A part that lost URLs to the limit may hold links to other parts among them: it is
         // written unchanged and said so (`splice_decoded` refuses it), even when none of its
         // recorded URLs names a part.
         if count == 0 && part.urls_not_recorded == 0 {
             continue;
         }
-        let new_value = |record: usize| new_values.get(record).and_then(|v| v.as_deref());
+        let new_value = |record: usize| {
+            if left.contains(&record) {
+                return None;
+            }
+            new_values.get(record).and_then(|v| v.as_deref())
+        };
         let renames = fetch_attribute_renames(part, &report.urls, &new_values);
         match splice_decoded(raw, &walk, entity, part, &new_value, &renames) {
             Ok((bytes, _)) => {
@@ -287,7 +395,7 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                     file.rewritten_urls = count;
                 }
             }
-            Err(reason) => diagnostics.push(unchanged(entity, &reason)),
+            Err(reason) => diagnostics.push(unchanged(entity, &reason, network)),
         }
     }
     let mut linker = Linker::new(&walk, |index| {
@@ -321,6 +429,7 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                 &resolution,
                 target.as_ref().map(|t| &t.part),
                 &path_to,
+                network,
             )
         };
         match stylesheet::rewrite(bytes, entity.content_type.param("charset"), &mut new_value) {
@@ -331,7 +440,28 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
                     file.rewritten_urls = count;
                 }
             }
-            Err(reason) => diagnostics.push(unchanged(entity, &reason)),
+            Err(reason) => diagnostics.push(unchanged(entity, &reason, network)),
+        }
+    }
+    if network == Network::Offline {
+        for file in &mut files {
+            let Some(flavor) = page_flavor(&file.name) else {
+                continue;
+            };
+            match policy::insert(&file.bytes, flavor) {
+                Ok(bytes) => {
+                    file.bytes = bytes;
+                    file.csp = true;
+                }
+                Err(no_place) => diagnostics.push(Diagnostic {
+                    part: Some(file.part.clone()),
+                    kind: DiagnosticKind::RewriteSkipped,
+                    message: format!(
+                        "no Content-Security-Policy inserted: {}; only its inert URLs keep the page offline",
+                        no_place.reason()
+                    ),
+                }),
+            }
         }
     }
     report.diagnostics.extend(diagnostics);
@@ -354,18 +484,21 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
     }
 }
 
-/// What a URL of an extracted HTML or CSS file is written as: the path of the file of the
-/// entity it names (`target`), else its absolute form when it is relative and resolved (see
-/// [`absolute_form`]), else as it was (`None`); but a URL that would then reach a local file
-/// other than those written (a `file:` URL, or a relative reference that did not resolve, or
-/// only against `thismessage:/`, which in the written file would resolve against the file's
-/// own `file:` URL: `../../etc/x`, `//host/share`) is written [`inert`]. A same-document
-/// reference is kept (`None`).
+/// What a URL of an extracted HTML, SVG or CSS file is written as: the path of the file of
+/// the entity it names (`target`), else its absolute form when it is relative and resolved
+/// (see [`absolute_form`]), else as it was (`None`); but a URL that would then reach a local
+/// file other than those written (a `file:` URL, or a relative reference that did not
+/// resolve, or only against `thismessage:/`, which in the written file would resolve against
+/// the file's own `file:` URL: `../../etc/x`, `//host/share`) is written [`inert`]. A
+/// same-document reference is kept (`None`). [`Network::Offline`] writes every URL that does
+/// not then name a file [`inert`] (the absolute form in its fragment) unless its scheme is a
+/// local one (see [`is_local_scheme`]).
 fn new_value(
     reference: &str,
     resolution: &Resolution,
     target: Option<&PartId>,
     path_to: &dyn Fn(&PartId, &str) -> Option<String>,
+    network: Network,
 ) -> Option<String> {
     let stripped = strip_reference(reference);
     if is_same_document(&stripped) {
@@ -374,11 +507,45 @@ fn new_value(
     if let Some(path) = target.and_then(|part| path_to(part, reference)) {
         return Some(path);
     }
-    match absolute_form(reference, resolution) {
+    let online = match absolute_form(reference, resolution) {
         Some(absolute) if !is_file_url(absolute) => Some(absolute.to_owned()),
         Some(_) => Some(inert(&stripped)),
         None if !has_scheme(&stripped) || is_file_url(&stripped) => Some(inert(&stripped)),
         None => None,
+    };
+    // What the online page holds; inert ones are `about:` URLs, and kept.
+    let written = online.as_deref().unwrap_or(&stripped);
+    if network == Network::Offline && !is_local_scheme(written) {
+        return Some(inert(written));
+    }
+    online
+}
+
+/// True for a URL whose scheme is one of the Fetch Standard's local schemes, `about`, `blob`
+/// and `data` (ASCII case-insensitive): fetching one never leaves the browser (a `data:` URL
+/// holds its content, `about:blank` is empty, a `blob:` URL names an object a script of the
+/// page made), so it contacts no one and is kept offline.
+fn is_local_scheme(url: &str) -> bool {
+    ["about:", "blob:", "data:"].iter().any(|scheme| {
+        url.get(..scheme.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+    })
+}
+
+/// How a browser opening the file `name` from disk reads it, by its extension (ASCII
+/// case-insensitive), when it is a page: HTML (`.html`, `.htm`, `.shtml`) or XML (`.svg`,
+/// `.xhtml`, `.xht`). A browser goes by the extension, not by what the part was sent as, and
+/// shows a file of another or no extension as text or downloads it, so that only these
+/// files need the policy.
+fn page_flavor(name: &str) -> Option<Flavor> {
+    let (_, extension) = name.rsplit_once('.')?;
+    let is = |list: &[&str]| list.iter().any(|e| extension.eq_ignore_ascii_case(e));
+    if is(&["html", "htm", "shtml"]) {
+        Some(Flavor::Html)
+    } else if is(&["svg", "xhtml", "xht"]) {
+        Some(Flavor::Xml)
+    } else {
+        None
     }
 }
 
@@ -436,12 +603,18 @@ fn fetch_attribute_renames(
         .collect()
 }
 
-/// The diagnostic of a part written as it was although URLs of it were to change.
-fn unchanged(entity: &Entity, reason: &str) -> Diagnostic {
+/// The diagnostic of a part whose URLs were left as they were although some were to change.
+fn unchanged(entity: &Entity, reason: &str, network: Network) -> Diagnostic {
+    let message = match network {
+        Network::Online => format!("part written unchanged: {reason}"),
+        Network::Offline => format!(
+            "part written with its URLs unchanged: {reason}; offline, only the pages' Content-Security-Policy stops their loads (not a refresh, nor a link followed)"
+        ),
+    };
     Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::RewriteSkipped,
-        message: format!("part written unchanged: {reason}"),
+        message,
     }
 }
 

@@ -69,6 +69,26 @@ pub(super) fn text_edits<'a>(
     edits_of.into_iter().next().unwrap_or_default()
 }
 
+/// Whether the URL `url` of `part` can be given a new value: every URL but, in an SVG
+/// document, one that came from an entity's replacement text (it lies nowhere in the text)
+/// and one in a `<style>` element whose text is not one run of characters, which
+/// [`document_edits`] leaves as they are.
+pub(crate) fn is_editable(part: &HtmlPart, url: &html::HtmlUrl) -> bool {
+    if url.document != 0 || part.document.kind != DocumentKind::Svg {
+        return true;
+    }
+    let svg_value = |range: ByteRange| {
+        part.svg_values
+            .binary_search_by_key(&(range.start, range.end), |v| (v.range.start, v.range.end))
+            .ok()
+            .and_then(|i| part.svg_values.get(i))
+    };
+    match url.value {
+        None => svg_value(url.range).is_none(),
+        Some(value) => !matches!(svg_value(value).map(|v| &v.text), Some(ValueText::Entity)),
+    }
+}
+
 /// `text` with `edits` (sorted, not overlapping ranges of it) made.
 fn apply_to_text(text: &str, edits: &[(Range<usize>, String)]) -> String {
     let mut out = String::with_capacity(text.len() + 64);

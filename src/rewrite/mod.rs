@@ -51,8 +51,8 @@ use crate::vocab::{DocumentKind, FieldName};
 
 mod edits;
 
-pub(crate) use edits::css_escape;
 use edits::text_edits;
+pub(crate) use edits::{css_escape, is_editable};
 
 /// What [`rewrite`] returns.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,10 +2,13 @@
 //! without `--force`, and the corpus's MHTML pages are written with every URL that names a
 //! part pointing at an existing file in OUT (checked by reading the written HTML back).
 
+mod offline;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Component, Path};
 
+use mimebase::extract::{Network, POLICY, extract_with};
 use mimebase::{Options, UrlSource, analyze, extract};
 use pretty_assertions::assert_eq;
 
@@ -261,7 +264,7 @@ fn out_that_is_a_file_is_named_as_not_a_directory() {
 #[test]
 fn html_mail_images_point_at_their_files() {
     let raw = fs::read(root().join("samples/html-mail-inline-images.eml")).unwrap();
-    let extracted = extract(&raw, &Options::new());
+    let extracted = extract_with(&raw, &Options::new(), Network::Online);
     let names: Vec<(&str, &str)> = extracted
         .files
         .iter()
@@ -287,6 +290,23 @@ fn html_mail_images_point_at_their_files() {
     assert!(html.contains(r#"src="https://tracker.example.net/open.gif?u=42""#));
     assert_eq!(extracted.files[1].rewritten_urls, 2);
     assert_eq!(extracted.root.as_deref(), Some("part-1.1.2.html"));
+    assert!(!extracted.files[1].csp);
+
+    // Offline (the default), the `cid:` URLs that name no part and the tracking image are
+    // inert, and the page carries the policy.
+    let offline = extract(&raw, &Options::new());
+    let html = String::from_utf8(offline.files[1].bytes.clone()).unwrap();
+    assert!(html.contains(r#"<img src="logo.png" alt="logo">"#));
+    assert!(html.contains(r#"<img src="about:invalid#cid%3ABANNER%40example.com""#));
+    assert!(
+        html.contains(
+            r#"src="about:invalid#https%3A%2F%2Ftracker.example.net%2Fopen.gif%3Fu%3D42""#
+        )
+    );
+    assert!(!html.contains("://"), "{html}");
+    assert_eq!(html.matches(POLICY).count(), 1);
+    assert_eq!(offline.files[1].rewritten_urls, 5);
+    assert!(offline.files[1].csp);
 }
 
 #[test]
@@ -296,7 +316,7 @@ fn quoted_printable_html_is_written_decoded_with_escaping_kept() {
 <p>caf=E9 <img src=3D'cid:a%20b@x'> <img src=3Dcid:c@x> <a href=3D'cid:a b@x#n'>x</a>\n\
 --r\nContent-Type: image/png; name=\"it's & more.png\"\nContent-ID: <a b@x>\n\none\n\
 --r\nContent-Type: image/png\nContent-ID: <c@x>\n\ntwo\n--r--\n";
-    let extracted = extract(raw, &Options::new());
+    let extracted = extract_with(raw, &Options::new(), Network::Online);
     let html = &extracted.files[0].bytes;
     // Still ISO-8859-1 (é is one byte), the file name percent-encoded for a URL path.
     assert_eq!(
@@ -305,18 +325,20 @@ fn quoted_printable_html_is_written_decoded_with_escaping_kept() {
     );
 }
 
-/// What a URL naming no part is written as: its resolved form when it is relative and resolved
-/// (not against `thismessage:/`, which no browser opens, nor to a `file:` URL); `about:invalid#`
-/// and the reference when it would otherwise reach a local file (a `file:` URL, or a relative
-/// reference left relative); else as it was.
-fn expected_value(url: &mimebase::UrlRecord) -> String {
+/// What a URL naming no part is written as online: its resolved form when it is relative and
+/// resolved (not against `thismessage:/`, which no browser opens, nor to a `file:` URL);
+/// `about:invalid#` and the reference when it would otherwise reach a local file (a `file:`
+/// URL, or a relative reference left relative); else as it was. Offline, that with
+/// `about:invalid#` before it, unless it is a same-document reference or has the scheme
+/// `about`, `blob` or `data`.
+fn expected_value(url: &mimebase::UrlRecord, network: Network) -> String {
     let reference = mimebase::url::strip_reference(&url.reference);
     if reference.is_empty() || reference.starts_with('#') {
         return url.reference.clone();
     }
     let is_file = |u: &str| u.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:"));
     let absolute = mimebase::url::has_scheme(&reference);
-    match url.resolution.resolved() {
+    let online = match url.resolution.resolved() {
         Some(resolved)
             if !absolute && !resolved.starts_with("thismessage:") && !is_file(resolved) =>
         {
@@ -324,6 +346,14 @@ fn expected_value(url: &mimebase::UrlRecord) -> String {
         }
         _ if absolute && !is_file(&reference) => url.reference.clone(),
         _ => format!("about:invalid#{reference}"),
+    };
+    let local = ["about:", "blob:", "data:"]
+        .iter()
+        .any(|scheme| online.to_ascii_lowercase().starts_with(scheme));
+    if network == Network::Offline && !local {
+        format!("about:invalid#{}", mimebase::url::strip_reference(&online))
+    } else {
+        online
     }
 }
 
@@ -337,13 +367,20 @@ fn file_of(index: &serde_json::Value, part: &str) -> Option<String> {
         .map(|f| f["file"].as_str().unwrap().to_owned())
 }
 
-/// Extracts `message` with the command and checks every written HTML file: read back as HTML,
-/// each URL that named a part in the message is now a relative path of an existing file in
-/// OUT, the one standing for that part. Returns how many such URLs were checked.
-fn check_extracted(message: &Path, out: &Path) -> usize {
+/// Extracts `message` with the command (`--offline` or `--online`) and checks every written
+/// HTML file: read back as HTML, each URL that named a part in the message is now a relative
+/// path of an existing file in OUT, the one standing for that part, and each other one is
+/// what [`expected_value`] says; offline, each carries the policy once. Returns how many URLs
+/// naming a part were checked.
+fn check_extracted(message: &Path, out: &Path, network: Network) -> usize {
+    let flag = match network {
+        Network::Offline => "--offline",
+        Network::Online => "--online",
+    };
     let output = mimebase(
         &[
             "extract",
+            flag,
             message.to_str().unwrap(),
             "--dir",
             out.to_str().unwrap(),
@@ -362,9 +399,13 @@ fn check_extracted(message: &Path, out: &Path) -> usize {
             continue;
         }
         let part = file["part"].as_str().unwrap();
+        let page = fs::read(out.join(name)).unwrap();
+        let policies = String::from_utf8_lossy(&page).matches(POLICY).count();
+        assert_eq!(policies, usize::from(network == Network::Offline), "{name}");
+        assert_eq!(file["csp"], network == Network::Offline, "{name}");
         // The written HTML, scanned as a message of its own.
         let mut wrapped = b"Content-Type: text/html\n\n".to_vec();
-        wrapped.extend(fs::read(out.join(name)).unwrap());
+        wrapped.extend(page);
         let written: Vec<String> = analyze(&wrapped, &Options::new())
             .urls
             .into_iter()
@@ -391,7 +432,11 @@ fn check_extracted(message: &Path, out: &Path) -> usize {
                     Some(fragment) => format!("about:invalid#{}", percent_decode(fragment)),
                     None => now.clone(),
                 };
-                assert_eq!(now, expected_value(url), "{name}: a URL naming no part");
+                assert_eq!(
+                    now,
+                    expected_value(url, network),
+                    "{name}: a URL naming no part"
+                );
                 continue;
             };
             let path = percent_decode(now.split('#').next().unwrap());
@@ -419,11 +464,14 @@ fn corpus_mhtml_pages_point_at_existing_files() {
         ("mhtml-parser", "example.com.mhtml"),
         ("mhtml2html", "missing_headers.mhtml"),
     ] {
-        let out = workdir(&format!("corpus-{file}"));
-        total += check_extracted(&corpus.join(dir).join(file), &out.join("out"));
+        for network in [Network::Offline, Network::Online] {
+            let out = workdir(&format!("corpus-{file}-{network:?}"));
+            total += check_extracted(&corpus.join(dir).join(file), &out.join("out"), network);
+        }
     }
-    // multi_frames_ie.mht: 4 frames and 2 images; page_with_image_ie.mht: 1 image.
-    assert_eq!(total, 7);
+    // multi_frames_ie.mht: 4 frames and 2 images; page_with_image_ie.mht: 1 image; in each
+    // mode.
+    assert_eq!(total, 2 * 7);
 }
 
 #[test]
@@ -435,11 +483,14 @@ fn samples_point_at_existing_files() {
         "mid-reference.eml",
         "mhtml-page.eml",
     ] {
-        let out = workdir(&format!("sample-{sample}"));
-        total += check_extracted(&root().join("samples").join(sample), &out.join("out"));
+        for network in [Network::Offline, Network::Online] {
+            let out = workdir(&format!("sample-{sample}-{network:?}"));
+            let message = root().join("samples").join(sample);
+            total += check_extracted(&message, &out.join("out"), network);
+        }
     }
-    // 11 + 2 + 4 + 2 URLs with a target (see the `targets` module for each).
-    assert_eq!(total, 19);
+    // 11 + 2 + 4 + 2 URLs with a target (see the `targets` module for each), in each mode.
+    assert_eq!(total, 2 * 19);
 }
 
 /// A message without HTML still has a main page, its body's file: an mbox of plain-text
@@ -491,7 +542,8 @@ fn messages_without_html_print_their_body_file() {
 
 /// In a saved page: a stylesheet's relative `url()`s resolve against the stylesheet and point
 /// at the saved parts' files or become absolute; `<base href>` becomes the page's own name; on
-/// elements pointed at files `crossorigin` and `integrity` are renamed, elsewhere kept.
+/// elements pointed at files `crossorigin` and `integrity` are renamed, elsewhere kept
+/// (online; offline the URLs on the web are inert, the attributes as online).
 #[test]
 fn stylesheets_base_and_fetch_attributes() {
     let message = b"Content-Type: multipart/related; boundary=b\n\n--b\n\
@@ -502,7 +554,7 @@ integrity=\"sha384-x\"><script src=\"https://cdn.example/j.js\" crossorigin></sc
 @import \"t.css\"; b { background: url(../img/b.png) } i { background: url('../../up.png') }\n\
 --b\nContent-Type: text/css\nContent-Location: https://x.example/a/css/t.css\n\nu{}\n\
 --b\nContent-Type: image/png\nContent-Location: https://x.example/a/img/b.png\n\nPNG\n--b--\n";
-    let extracted = extract(message, &Options::new());
+    let extracted = extract_with(message, &Options::new(), Network::Online);
     let names: Vec<&str> = extracted.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["page.html", "s.css", "t.css", "b.png"]);
     assert_eq!(
@@ -517,6 +569,22 @@ integrity=\"sha384-x\"><script src=\"https://cdn.example/j.js\" crossorigin></sc
     );
     assert_eq!(extracted.files[1].rewritten_urls, 3);
     assert_eq!(extracted.root.as_deref(), Some("page.html"));
+
+    let offline = extract(message, &Options::new());
+    assert_eq!(
+        String::from_utf8_lossy(&offline.files[0].bytes),
+        format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\
+             <base href=\"page.html\"><link rel=stylesheet data-crossorigin href=\"s.css\" \
+             data-integrity=\"sha384-x\"><script src=\"about:invalid#https%3A%2F%2Fcdn.example%2Fj.js\" \
+             crossorigin></script>"
+        )
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&offline.files[1].bytes),
+        "@import \"t.css\"; b { background: url(b.png) } \
+         i { background: url('about:invalid#https%3A%2F%2Fx.example%2Fup.png') }"
+    );
 }
 
 /// A URL that would reach a local file other than those written is made inert: relative
@@ -529,7 +597,7 @@ fn urls_that_would_reach_local_files_are_made_inert() {
 <img src=\"../../etc/p.png\"><img src=\"/etc/x.png\"><a href=\"//evil.example/s\">s</a>\
 <img src=\"file:///etc/passwd\"><a href=\"https://x.example/\">w</a><a href=\"#top\">t</a>\n\
 --b\nContent-Type: text/css\nContent-ID: <c@x>\n\n.a{background:url(../up.png)}\n--b--\n";
-    let extracted = extract(no_base, &Options::new());
+    let extracted = extract_with(no_base, &Options::new(), Network::Online);
     assert_eq!(
         String::from_utf8_lossy(&extracted.files[0].bytes),
         "<img src=\"about:invalid#..%2F..%2Fetc%2Fp.png\"><img src=\"about:invalid#%2Fetc%2Fx.png\">\
@@ -545,7 +613,7 @@ fn urls_that_would_reach_local_files_are_made_inert() {
 Content-Location: file:///C:/Users/u/doc.htm\n\n<img src=\"doc_files/image001.png\">\
 <img src=\"doc_files/missing.png\">\n--b\nContent-Type: image/png\n\
 Content-Location: file:///C:/Users/u/doc_files/image001.png\n\nPNG\n--b--\n";
-    let extracted = extract(word, &Options::new());
+    let extracted = extract_with(word, &Options::new(), Network::Online);
     assert_eq!(
         String::from_utf8_lossy(&extracted.files[0].bytes),
         "<img src=\"image001.png\"><img src=\"about:invalid#doc_files%2Fmissing.png\">"
@@ -553,7 +621,7 @@ Content-Location: file:///C:/Users/u/doc_files/image001.png\n\nPNG\n--b--\n";
     let mhtml = b"Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: text/html\n\n\
 <img src=\"x.png\"><img src=\"y.png\">\n--b\nContent-Type: image/png\nContent-Location: x.png\n\nPNG\n--b--\n";
     let options = Options::new().with_profile(mimebase::Profile::Mhtml);
-    let extracted = extract(mhtml, &options);
+    let extracted = extract_with(mhtml, &options, Network::Online);
     assert_eq!(
         String::from_utf8_lossy(&extracted.files[0].bytes),
         "<img src=\"x.png\"><img src=\"about:invalid#y.png\">"

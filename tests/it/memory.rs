@@ -216,7 +216,11 @@ fn extract_leaves_a_part_that_lost_urls_unchanged_and_says_so() {
         "the cid: link points at the image's file"
     );
 
-    let cut = mimebase::extract(raw.as_bytes(), &Options::new().with_max_urls(2));
+    let cut = mimebase::extract::extract_with(
+        raw.as_bytes(),
+        &Options::new().with_max_urls(2),
+        mimebase::extract::Network::Online,
+    );
     let page = cut
         .files
         .iter()
@@ -224,6 +228,22 @@ fn extract_leaves_a_part_that_lost_urls_unchanged_and_says_so() {
         .unwrap();
     assert_eq!(page.rewritten_urls, 0);
     assert_eq!(page.bytes, html.as_bytes());
+    // Offline, its URLs are as they were too, and the policy is inserted all the same.
+    let offline = mimebase::extract(raw.as_bytes(), &Options::new().with_max_urls(2));
+    let page = offline
+        .files
+        .iter()
+        .find(|f| f.content_type == "text/html")
+        .unwrap();
+    assert_eq!(page.rewritten_urls, 0);
+    assert_eq!(
+        String::from_utf8_lossy(&page.bytes),
+        format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">{html}",
+            mimebase::extract::POLICY
+        )
+    );
+    assert!(page.csp);
     let kinds: Vec<_> = cut
         .report
         .diagnostics
