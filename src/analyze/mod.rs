@@ -25,8 +25,8 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, Document, EntityRecord, HtmlText, Report, Resolution,
-    UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, Diagnostic, DiagnosticKind, Document, EntityRecord, HtmlText, Report,
+    Resolution, UrlRecord, UrlSource,
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
@@ -247,6 +247,7 @@ pub(crate) fn analyze_in_detail(
     // entity can name the `Content-Location` of any other. The diagnostics of each entity
     // wait for its turn below, so that they come in document order.
     let mut header_bases: Vec<Arc<BaseRecord>> = Vec::with_capacity(walk.entities.len());
+    let mut passed_over: Vec<Vec<(usize, BaseIgnored)>> = Vec::with_capacity(walk.entities.len());
     let mut waiting: Vec<Vec<Diagnostic>> = Vec::with_capacity(walk.entities.len());
     for entity in &walk.entities {
         let mut found = Vec::new();
@@ -260,7 +261,8 @@ pub(crate) fn analyze_in_detail(
             };
             base::header_base(entity, context, options, &mut found)
         };
-        header_bases.push(Arc::new(header_base));
+        header_bases.push(Arc::new(header_base.record));
+        passed_over.push(header_base.passed_over);
         waiting.push(found);
     }
     let outer = |index: usize| -> &Arc<BaseRecord> {
@@ -299,8 +301,8 @@ pub(crate) fn analyze_in_detail(
         header_urls(
             entity,
             index,
-            outer(index),
-            header_base,
+            (outer(index), header_base),
+            passed_over.get(index).map_or(&[], Vec::as_slice),
             options,
             &mut sink,
             &mut diagnostics,
@@ -439,14 +441,15 @@ pub(crate) fn resolve(
 }
 
 /// The URLs of the entity's header fields: the base fields against the outer base
-/// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
-/// parameter of a `message/external-body` `Content-Type` (RFC 2017) against the header-level
-/// base.
+/// (base precedence step 2, crate docs), each with why it does not set the base when
+/// `passed_over` (by field index, as [`base::HeaderBase`] gives them) says it does not; the RFC
+/// 2369 lists, `Archived-At` and the `URL` parameter of a `message/external-body`
+/// `Content-Type` (RFC 2017) against the header-level base.
 fn header_urls(
     entity: &Entity,
     index: usize,
-    outer: &Arc<BaseRecord>,
-    header_base: &Arc<BaseRecord>,
+    (outer, header_base): (&Arc<BaseRecord>, &Arc<BaseRecord>),
+    passed_over: &[(usize, BaseIgnored)],
     options: &Options,
     sink: &mut Sink<'_>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -459,6 +462,12 @@ fn header_urls(
         .iter()
         .find(|f| f.is(FieldName::ContentType))
         .map(|f| f.index);
+    let ignored = |at: usize| {
+        passed_over
+            .iter()
+            .find(|(field, _)| *field == at)
+            .map(|(_, why)| *why)
+    };
     for field in &entity.fields {
         let name = field.name;
         let (references, base) = if name.is_base_field() {
@@ -496,6 +505,7 @@ fn header_urls(
                 base: Arc::clone(base),
                 resolver,
                 target: None,
+                ignored: ignored(field.index),
             };
             sink.emit(record, index);
         }

@@ -41,8 +41,8 @@ use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
-    BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution, Unresolved,
-    UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution,
+    Unresolved, UrlRecord, UrlSource,
 };
 
 use super::args::{ColorArg, UrlField};
@@ -420,6 +420,9 @@ fn url_line(
                 UrlField::TargetBy => {
                     Cow::Borrowed(url.target.as_ref().map_or("", |t| t.by.as_str()))
                 }
+                UrlField::Ignored => url
+                    .ignored
+                    .map_or(Cow::Borrowed(""), |why| Cow::Owned(why.to_string())),
             };
             out.write_all(text.as_bytes())?;
         }
@@ -557,10 +560,11 @@ fn inspect(
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
             writeln!(
                 out,
-                "{indent}  {}  {}{}",
+                "{indent}  {}  {}{}{}",
                 paint(palette.source, &source_label(&url.source)),
                 resolution(url, palette),
-                target(url)
+                target(url),
+                ignored(url, palette)
             )?;
         }
         for diagnostic in report
@@ -576,6 +580,35 @@ fn inspect(
         }
     }
     Ok(())
+}
+
+/// `  (ignored: …)` for the URL of a `<base href>` or base header field that does not set the
+/// base it would ([`BaseIgnored`]), saying why; nothing for any other URL.
+fn ignored(url: &UrlRecord, palette: &Palette) -> String {
+    let Some(why) = url.ignored else {
+        return String::new();
+    };
+    let field = match &url.source {
+        UrlSource::Header { name, .. } => name.as_str(),
+        _ => "field",
+    };
+    let text = match why {
+        BaseIgnored::NotFirst => "not the first <base href>".to_owned(),
+        BaseIgnored::InTemplate => "inside <template>".to_owned(),
+        BaseIgnored::ForeignContent => "in SVG or MathML content, not an HTML <base>".to_owned(),
+        BaseIgnored::Unusable => "cannot be a base, see below".to_owned(),
+        BaseIgnored::Duplicate => format!("not the first {field} field"),
+        BaseIgnored::OverriddenBy(source) => format!(
+            "{} takes precedence",
+            source.as_str().trim_start_matches("header:")
+        ),
+        BaseIgnored::NotInProfile => format!("{field} is not a base in this profile"),
+        _ => why.to_string(),
+    };
+    format!(
+        "  {}",
+        paint(palette.problem, &format!("(ignored: {text})"))
+    )
 }
 
 /// `  (attachment)`, or `  (attachment, read as html by its file name)`, for an attachment;

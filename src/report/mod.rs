@@ -89,7 +89,11 @@
 //! is `cid`, `mid` or `content-location`, and the [`target`](crate::target) module says how
 //! each is matched); a URL naming none has no `"target"` field (it is left out rather than
 //! written `null`, so that records of messages without such URLs stay as they were; a
-//! reader treats a missing field as none). A diagnostic is
+//! reader treats a missing field as none). The URL of a `<base href>` or base header field
+//! that does not set the base it would has an `"ignored"` field saying why ([`BaseIgnored`]:
+//! `"not_first"`, `"in_template"`, `"foreign_content"`, `"unusable"`, `"duplicate"`,
+//! `"overridden_by:header:Content-Base"`, `"not_in_profile"`); every other record has none,
+//! left out as `target` is. A diagnostic is
 //! `{"part": "1", "kind": "missing_close_delimiter", "message": "…"}` ([`DiagnosticKind`]
 //! gives every `kind`).
 //!
@@ -128,7 +132,7 @@ mod url;
 pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Format, ScanErrorKind, ScanLine, Source};
-pub use url::{Resolution, Target, Unresolved, UrlRecord, UrlSource};
+pub use url::{BaseIgnored, Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 /// Serialized as a string, e.g. `"2.1"`.

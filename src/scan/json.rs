@@ -207,6 +207,10 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
         out.extend_from_slice(b",\"target\":");
         serialized(target, out);
     }
+    if let Some(ignored) = &url.ignored {
+        out.extend_from_slice(b",\"ignored\":");
+        serialized(ignored, out);
+    }
     out.push(b'}');
 }
 
@@ -291,15 +295,24 @@ mod tests {
     #[test]
     fn writes_what_serde_writes() {
         let message = "Content-Base: http://b.example/d\u{e9}j\u{e0}/\r\n\
+            Content-Location: overridden.html\r\n\
             Content-Type: multipart/related; boundary=x\r\n\r\n\
             --x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n\
-            <base href=\"http://h.example/\">\
+            <base href=\"http://h.example/\"><base href=\"http://second.example/\">\
             <a href=\"q&quot;uote\\back&#9;tab&#1;one\">a</a><img src=\"cid:pic@x\">\
             <a href=\"http://exa mple/\">bad</a><my-element style=\"background:url(&quot;s.png)\">\r\n\
             --x\r\nContent-Type: image/png\r\nContent-ID: <pic@x>\r\n\r\nPNG\r\n--x\r\n";
         for resolver in [Resolver::Rfc1808, Resolver::Whatwg] {
             let report = analyze(message.as_bytes(), &Options::new().with_resolver(resolver));
             assert!(report.urls.iter().any(|url| url.target.is_some()));
+            assert_eq!(
+                report
+                    .urls
+                    .iter()
+                    .filter(|url| url.ignored.is_some())
+                    .count(),
+                2
+            );
             assert!(!report.diagnostics.is_empty());
             if resolver == Resolver::Whatwg {
                 assert!(
