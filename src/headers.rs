@@ -29,8 +29,11 @@ pub(crate) fn base_value(value: &str) -> String {
     unwrapped.to_owned()
 }
 
-/// `value` with its RFC 2047 encoded-words decoded, when it has any.
-fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
+/// `value` with its RFC 2047 encoded-words decoded, when it has any (mail-parser's
+/// `parse_unstructured`, which also decodes the encoded-words of a phrase, RFC 2047 §5 (3),
+/// and collapses the white space between adjacent ones, §6.2). Empty when all it holds are
+/// encoded-words of nothing.
+pub(crate) fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
     if !value.contains("=?") {
         return value.into();
     }
@@ -38,6 +41,7 @@ fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
     input.push(b'\n');
     match MessageStream::new(&input).parse_unstructured() {
         HeaderValue::Text(text) => text.into_owned().into(),
+        HeaderValue::Empty => "".into(),
         _ => value.into(),
     }
 }

@@ -117,7 +117,8 @@ pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseIgnored, BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind,
-    EntityRecord, HtmlText, PartId, Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
+    EntityRecord, HtmlText, PartId, Report, Resolution, Summary, Target, Unresolved, UrlRecord,
+    UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;

@@ -100,6 +100,12 @@ vocabulary! {
             "`Content-ID` (RFC 2045 §7): what a `cid:` URL names (RFC 2392).";
         ContentDisposition => "Content-Disposition",
             "`Content-Disposition` (RFC 2183): its `filename` names extracted files.";
+        Subject => "Subject",
+            "`Subject` (RFC 5322 §3.6.5): shown in a message's [`Summary`](crate::report::Summary).";
+        From => "From",
+            "`From` (RFC 5322 §3.6.2): shown in a message's [`Summary`](crate::report::Summary).";
+        Date => "Date",
+            "`Date` (RFC 5322 §3.6.1): shown in a message's [`Summary`](crate::report::Summary).";
     }
 }
 
@@ -128,7 +134,7 @@ impl FieldName {
 
     /// The field `name` is, compared ASCII case-insensitively; `None` for any other field.
     ///
-    /// Most fields of a header (`Received`, `Subject`, `X-…`) are none of these: their first
+    /// Most fields of a header (`Received`, `To`, `X-…`) are none of these: their first
     /// byte rules them out at once, and their length before any comparison of bytes.
     pub fn from_bytes(name: &[u8]) -> Option<FieldName> {
         if FIRST_BYTES & (1 << (name.first()? % 32)) == 0 {
@@ -620,13 +626,21 @@ mod tests {
             assert_eq!(name.to_ascii_uppercase().parse(), Ok(field));
             assert_eq!(name.to_ascii_lowercase().parse(), Ok(field));
         }
-        for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
+        for name in [
+            "Received",
+            "Sender",
+            "X-Base",
+            "Content-Types",
+            "Bas",
+            "Dates",
+            "",
+        ] {
             assert_eq!(FieldName::from_bytes(name.as_bytes()), None, "{name}");
         }
         assert_eq!(
-            "Subject".parse::<FieldName>().map_err(|e| e.to_string()),
+            "Sender".parse::<FieldName>().map_err(|e| e.to_string()),
             Err(format!(
-                "unknown header field \"Subject\": expected one of {}",
+                "unknown header field \"Sender\": expected one of {}",
                 FieldName::NAMES.join(", ")
             ))
         );

@@ -25,8 +25,8 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseIgnored, BaseRecord, Diagnostic, DiagnosticKind, Document, EntityRecord, HtmlText, Report,
-    Resolution, UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, Diagnostic, DiagnosticKind, Document, EntityKind, EntityRecord,
+    HtmlText, Report, Resolution, UrlRecord, UrlSource,
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
@@ -34,6 +34,7 @@ use crate::url::{ResolveError, Resolver, has_scheme, strip_reference};
 use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName};
 
 mod html_part;
+mod summary;
 mod text;
 
 use html_part::html_urls;
@@ -375,17 +376,20 @@ pub(crate) fn analyze_in_detail(
             header_base: BaseRecord::clone(header_base),
             base: BaseRecord::clone(&base),
             document,
+            summary: (entity.kind == EntityKind::Message && entity.parent.is_some())
+                .then(|| summary::summary(entity)),
         });
     }
     diagnostics.append(&mut sink.unmatched);
-    let message_id = walk
+    let summary = walk
         .entities
         .first()
-        .and_then(|root| root.fields.iter().find(|f| f.is(FieldName::MessageId)))
-        .map(|field| field.value.clone());
+        .map(summary::summary)
+        .unwrap_or_default();
     let report = Report {
-        message_id,
+        message_id: summary.message_id.clone(),
         complete: !diagnostics.iter().any(|d| d.kind.is_limit()),
+        summary,
         entities: records,
         urls: Vec::new(),
         diagnostics,

@@ -42,7 +42,7 @@ use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
     BaseIgnored, BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution,
-    Unresolved, UrlRecord, UrlSource,
+    Summary, Unresolved, UrlRecord, UrlSource,
 };
 
 use super::args::{ColorArg, UrlField};
@@ -491,9 +491,18 @@ fn paint(style: Style, text: &str) -> String {
 /// The heading names the input, and for a message of an mbox file after the first the byte
 /// offset of its `From ` line: `== archive.mbox at byte 1234`.
 ///
+/// A message entity (the root, an encapsulated message) starts with its summary: `Subject`,
+/// `From`, `Date` and `Message-ID`, escaped, `(none)` for a missing field. The URL of a
+/// `<base href>` or base header field that does not set the base ends with why, e.g.
+/// `  (ignored: not the first <base href>)`.
+///
 /// ```text
 /// == samples/nested.eml
 /// HEADER  multipart/mixed
+///   Subject  News of the day
+///   From  News <news@example.com>
+///   Date  Thu, 20 Jun 2024 09:00:00 +0000
+///   Message-ID  (none)
 ///   base  http://example.com/news/  (header:Content-Base)
 ///   1  text/html
 ///     base  http://example.com/news/  (inherited from HEADER)
@@ -543,6 +552,9 @@ fn inspect(
             escape(&entity.content_type),
             document_note(entity.document, palette)
         )?;
+        if let Some(summary) = report.summary_of(&entity.part) {
+            summary_lines(out, &indent, summary, palette)?;
+        }
         writeln!(
             out,
             "{indent}  {}  {}",
@@ -578,6 +590,29 @@ fn inspect(
                 paint(palette.problem, &format!("! {}", diagnostic.message))
             )?;
         }
+    }
+    Ok(())
+}
+
+/// The summary of a message entity, one line per field, in the order a mail client shows
+/// them; `(none)` for a field the message lacks.
+fn summary_lines(
+    out: &mut dyn Write,
+    indent: &str,
+    summary: &Summary,
+    palette: &Palette,
+) -> io::Result<()> {
+    for (name, value) in [
+        ("Subject", &summary.subject),
+        ("From", &summary.from),
+        ("Date", &summary.date),
+        ("Message-ID", &summary.message_id),
+    ] {
+        let value = match value {
+            Some(value) => escape(value),
+            None => Cow::Owned(paint(palette.label, "(none)")),
+        };
+        writeln!(out, "{indent}  {}  {value}", paint(palette.label, name))?;
     }
     Ok(())
 }

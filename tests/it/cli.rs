@@ -28,6 +28,15 @@ fn inspect_on_real_message_shows_html_base() {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(format!("== {CNN}").as_str()));
     assert_eq!(lines.next(), Some("HEADER  text/html"));
+    // The summary: the message's fields as written (none is encoded).
+    for line in [
+        "  Subject  U.S. to file piracy complaint against China",
+        "  From  \"CNNMoney.com Alerts\" <cnnalerts@mail.cnn.com>",
+        "  Date  Mon, 9 Apr 2007 14:05:08 -0400",
+        "  Message-ID  <5pu1v2$8dt81d@cnnimail33.turner.com>",
+    ] {
+        assert_eq!(lines.next(), Some(line));
+    }
     assert_eq!(
         lines.next(),
         Some("  base  http://money.cnn.com/  (html:base)")
@@ -1083,4 +1092,51 @@ fn inspect_shows_the_ignored_bases() {
             Some("not_first")
         ]
     );
+}
+
+/// `inspect` starts each message with its summary, RFC 2047 decoded and escaped as all text
+/// output is (a Subject that decodes to a terminal escape and a bidi override shows them as
+/// escapes), `(none)` for a missing field; `--json` has the `summary` object, `null` there.
+#[test]
+fn inspect_shows_the_summary_decoded_and_escaped() {
+    let message = "Subject: =?utf-8?q?pay=1B]0;x=07_now=E2=80=AE?=\n\
+        From: =?utf-8?q?Bank?= <a@b.example>\n\
+        Content-Type: message/rfc822\n\n\
+        Subject: inner\nMessage-ID: <in@x>\n\nbody\n";
+    let output = mimebase(&["inspect"], message.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "HEADER  message/rfc822",
+            "  Subject  pay\\x1b]0;x\\x07 now\\u{202e}",
+            "  From  Bank <a@b.example>",
+            "  Date  (none)",
+            "  Message-ID  (none)",
+            "  base  none",
+            "  1.HEADER  text/plain",
+            "    Subject  inner",
+            "    From  (none)",
+            "    Date  (none)",
+            "    Message-ID  <in@x>",
+            "    base  none",
+        ]
+    );
+    let json = json_lines(&mimebase(&["inspect", "--json"], message.as_bytes()));
+    assert_eq!(
+        json[0]["summary"],
+        serde_json::json!({
+            "subject": "pay\u{1b}]0;x\u{7} now\u{202e}",
+            "from": "Bank <a@b.example>",
+            "date": null,
+            "message_id": null,
+        })
+    );
+    assert_eq!(
+        json[0]["entities"][1]["summary"],
+        serde_json::json!({"subject": "inner", "from": null, "date": null, "message_id": "<in@x>"})
+    );
+    assert_eq!(json[0]["entities"][0].get("summary"), None);
 }
