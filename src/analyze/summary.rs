@@ -1,6 +1,8 @@
 //! The [`Summary`] of a message entity: the `Subject`, `From`, `Date` and `Message-ID` a mail
 //! client shows at the top of a message (RFC 5322 §3.6).
 
+use std::borrow::Cow;
+
 use crate::headers::decode_encoded_words;
 use crate::mime::Entity;
 use crate::report::Summary;
@@ -17,7 +19,11 @@ pub(super) fn summary(entity: &Entity) -> Summary {
             .find(|field| field.is(name))
             .map(|field| field.value.as_str())
     };
-    let decoded = |value: &str| decode_encoded_words(value).trim().to_owned();
+    // The value is trimmed already; a decoded one may start or end with decoded white space.
+    let decoded = |value: &str| match decode_encoded_words(value) {
+        Cow::Borrowed(value) => value.to_owned(),
+        Cow::Owned(decoded) => decoded.trim().to_owned(),
+    };
     Summary {
         subject: first(FieldName::Subject).map(decoded),
         from: first(FieldName::From).map(decoded),
