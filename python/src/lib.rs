@@ -416,7 +416,7 @@ impl From<&mimebase::EntityRecord> for Entity {
             document: entity.document.map(|d| d.kind.as_str().to_owned()),
             document_by: entity.document.map(|d| d.by.as_str().to_owned()),
             attachment: entity.document.is_some_and(|d| d.attachment),
-            summary: entity.summary.as_ref().map(Summary::from),
+            summary: entity.summary.as_deref().map(Summary::from),
         }
     }
 }

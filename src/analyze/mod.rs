@@ -377,14 +377,17 @@ pub(crate) fn analyze_in_detail(
             base: BaseRecord::clone(&base),
             document,
             summary: (entity.kind == EntityKind::Message && entity.parent.is_some())
-                .then(|| summary::summary(entity)),
+                .then(|| Box::new(summary::summary(entity))),
         });
     }
     diagnostics.append(&mut sink.unmatched);
+    // The URLs are all made: the root's summary takes its values out of the walk instead of
+    // copying them (nothing reads those fields after).
+    let mut walk = walk;
     let summary = walk
         .entities
-        .first()
-        .map(summary::summary)
+        .first_mut()
+        .map(summary::take_summary)
         .unwrap_or_default();
     let report = Report {
         message_id: summary.message_id.clone(),

@@ -17,18 +17,48 @@ pub(super) fn summary(entity: &Entity) -> Summary {
             .fields
             .iter()
             .find(|field| field.is(name))
-            .map(|field| field.value.as_str())
-    };
-    // The value is trimmed already; a decoded one may start or end with decoded white space.
-    let decoded = |value: &str| match decode_encoded_words(value) {
-        Cow::Borrowed(value) => value.to_owned(),
-        Cow::Owned(decoded) => decoded.trim().to_owned(),
+            .map(|field| field.value.clone())
     };
     Summary {
         subject: first(FieldName::Subject).map(decoded),
         from: first(FieldName::From).map(decoded),
-        date: first(FieldName::Date).map(str::to_owned),
-        message_id: first(FieldName::MessageId).map(str::to_owned),
+        date: first(FieldName::Date),
+        message_id: first(FieldName::MessageId),
+    }
+}
+
+/// [`summary`], taking the values of `Subject`, `From` and `Date` out of the entity's fields
+/// (left empty) instead of copying them: for the root, whose fields nothing reads after the
+/// analysis has made its URLs. `Message-ID` is copied: it names the message for `mid:` URLs.
+pub(super) fn take_summary(entity: &mut Entity) -> Summary {
+    let mut take = |name: FieldName| {
+        entity
+            .fields
+            .iter_mut()
+            .find(|field| field.is(name))
+            .map(|field| std::mem::take(&mut field.value))
+    };
+    let subject = take(FieldName::Subject).map(decoded);
+    let from = take(FieldName::From).map(decoded);
+    let date = take(FieldName::Date);
+    Summary {
+        subject,
+        from,
+        date,
+        message_id: entity
+            .fields
+            .iter()
+            .find(|field| field.is(FieldName::MessageId))
+            .map(|field| field.value.clone()),
+    }
+}
+
+/// `value` with its RFC 2047 encoded-words decoded; the value is trimmed already, and a decoded
+/// one is trimmed of the white space it decoded to at its ends.
+fn decoded(value: String) -> String {
+    match decode_encoded_words(&value) {
+        Cow::Borrowed(_) => value,
+        Cow::Owned(decoded) => decoded.trim().to_owned(),
     }
 }
 
@@ -61,12 +91,15 @@ mod tests {
         );
         assert_eq!(root.message_id, None);
         assert_eq!(report.entities[0].summary, None);
-        let inner = report.entities[1].summary.as_ref().unwrap();
+        let inner = report.entities[1].summary.as_deref().unwrap();
         assert_eq!(report.entities[1].part.as_str(), "1.HEADER");
         assert_eq!(inner.subject.as_deref(), Some(""));
         assert_eq!(inner.from, None);
         assert_eq!(inner.message_id.as_deref(), Some("<inner@example>"));
         assert_eq!(report.summary_of(&report.entities[1].part), Some(inner));
+        // The root's, taken out of the walk, is what the copying function gives.
+        let walk = crate::mime::split(message.as_bytes(), &Options::new(), &mut Vec::new());
+        assert_eq!(super::summary(&walk.entities[0]), *root);
         assert_eq!(report.summary_of(&report.entities[0].part), Some(root));
     }
 }

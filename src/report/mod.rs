@@ -310,8 +310,9 @@ pub struct EntityRecord {
     /// For an encapsulated message (a message entity other than the root): its [`Summary`].
     /// `None` (left out of the JSON) for a body part, and for the root, whose summary is the
     /// report's ([`Report::summary`], [`Report::summary_of`]).
+    /// Boxed: most entities are body parts, and the record stays small without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub summary: Option<Summary>,
+    pub summary: Option<Box<Summary>>,
 }
 
 /// What a mail client shows at the top of a message: its `Subject`, `From`, `Date` and
@@ -560,7 +561,7 @@ impl Report {
         self.entities
             .iter()
             .find(|entity| entity.part == *part)
-            .and_then(|entity| entity.summary.as_ref())
+            .and_then(|entity| entity.summary.as_deref())
     }
 }
 
