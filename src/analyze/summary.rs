@@ -11,6 +11,9 @@ use crate::vocab::FieldName;
 /// The summary of `entity`'s header: the first field of each name (as clients show it),
 /// `Subject` and `From` with their RFC 2047 encoded-words decoded (RFC 2047 §5 allows them in
 /// unstructured text and in phrases), `Date` and `Message-ID` as written.
+// Out of line, as `take_summary`: run once per message, they would only crowd the instruction
+// cache of the analysis they would be inlined into.
+#[inline(never)]
 pub(super) fn summary(entity: &Entity) -> Summary {
     let first = |name: FieldName| {
         entity
@@ -30,6 +33,7 @@ pub(super) fn summary(entity: &Entity) -> Summary {
 /// [`summary`], taking the values of `Subject`, `From` and `Date` out of the entity's fields
 /// (left empty) instead of copying them: for the root, whose fields nothing reads after the
 /// analysis has made its URLs. `Message-ID` is copied: it names the message for `mid:` URLs.
+#[inline(never)]
 pub(super) fn take_summary(entity: &mut Entity) -> Summary {
     let mut take = |name: FieldName| {
         entity

@@ -36,6 +36,9 @@ impl ScanLine<'_> {
     /// assert_eq!(out, serde_json::to_vec(&line)?);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
+    // Kept out of its callers: inlined into the scan engine's loop, it crowds the instruction
+    // cache of the code around it.
+    #[inline(never)]
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match self {
             ScanLine::Message { source, report } => message_line(source, report, out),
