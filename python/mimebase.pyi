@@ -30,6 +30,7 @@ __all__ = [
     "Entity",
     "Url",
     "Target",
+    "Summary",
     "Diagnostic",
     "Record",
     "Scan",
@@ -91,6 +92,9 @@ class Entity:
     @property
     def attachment(self) -> bool:
         """True for an attachment (Content-Disposition: attachment, or chosen by its file name)."""
+    @property
+    def summary(self) -> Optional[Summary]:
+        """An encapsulated message's Summary; None for a body part and for the root (see Report.summary)."""
 
 @final
 class Url:
@@ -131,6 +135,9 @@ class Url:
     @property
     def target(self) -> Optional[Target]:
         """The entity of this message the URL names (the record's "target"); None when it names none."""
+    @property
+    def ignored(self) -> Optional[str]:
+        """For a <base href> or base header field that does not set the base: why ("not_first", "in_template", "foreign_content", "unusable", "duplicate", "overridden_by:<source>", "not_in_profile"); else None."""
 
 @final
 class Target:
@@ -142,6 +149,24 @@ class Target:
     @property
     def by(self) -> Literal["cid", "mid", "content-location"]:
         """How the URL was matched: its Content-ID (cid:, RFC 2392), a Message-ID (mid:, RFC 2392) or its resolved Content-Location (RFC 2557)."""
+
+@final
+class Summary:
+    """What a mail client shows at the top of a message: the first Subject, From, Date and Message-ID
+    fields (None when missing); equal to a Summary with the same values."""
+
+    @property
+    def subject(self) -> Optional[str]:
+        """Subject, RFC 2047 decoded."""
+    @property
+    def from_(self) -> Optional[str]:
+        """From, RFC 2047 decoded, otherwise as written (the record's "from")."""
+    @property
+    def date(self) -> Optional[str]:
+        """Date, as written."""
+    @property
+    def message_id(self) -> Optional[str]:
+        """Message-ID, as written."""
 
 @final
 class Diagnostic:
@@ -160,6 +185,9 @@ class Report:
 
     @property
     def message_id(self) -> Optional[str]: ...
+    @property
+    def summary(self) -> Summary:
+        """The root message's Subject, From, Date and Message-ID (the record's "summary")."""
     @property
     def complete(self) -> bool:
         """False when a limit cut the analysis (the diagnostics say which)."""

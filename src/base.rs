@@ -10,7 +10,7 @@ use encoding_rs::{Encoding, UTF_8};
 use crate::headers::base_value;
 use crate::mime::Entity;
 use crate::options::{Options, Profile};
-use crate::report::{BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
+use crate::report::{BaseIgnored, BaseRecord, BaseSource, Diagnostic, DiagnosticKind, PartId};
 use crate::url::{Resolver, has_scheme, strip_reference, whatwg};
 use crate::vocab::FieldName;
 
@@ -125,7 +125,18 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
     }
 }
 
-/// The header-level base of `entity` (steps 2–5).
+/// The header-level base of an entity, and the base fields it passes over.
+#[derive(Debug, Clone)]
+pub(crate) struct HeaderBase {
+    /// The base (steps 2–5).
+    pub record: BaseRecord,
+    /// The base fields of the entity's header that do not set its base, each by its index
+    /// among the fields of the header block ([`Field::index`](crate::mime::Field)), with why.
+    pub passed_over: Vec<(usize, BaseIgnored)>,
+}
+
+/// The header-level base of `entity` (steps 2–5), and why each base field that does not set
+/// it is passed over ([`BaseIgnored`]).
 ///
 /// - Step 2: the first of `Base`, `Content-Base`, `Content-Location` (or the profile's
 ///   fields, see [`Profile`]) that the entity has and that gives an absolute URL. The value's white space and wrappers are removed
@@ -137,12 +148,17 @@ pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic
 ///   set it.
 /// - Step 4: for the root, the retrieval URL.
 /// - Step 5: none (`thismessage:/` with the `mhtml` profile).
+///
+/// A base field the profile does not take is [`BaseIgnored::NotInProfile`]; once a field has
+/// set the base, the fields of the names after it are [`BaseIgnored::OverriddenBy`] it; of a
+/// name tried, the repeated fields are [`BaseIgnored::Duplicate`] and a first field whose value
+/// cannot be a base is [`BaseIgnored::Unusable`].
 pub(crate) fn header_base(
     entity: &Entity,
     context: Context<'_>,
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
-) -> BaseRecord {
+) -> HeaderBase {
     let mut diagnose = |kind, message: String| {
         diagnostics.push(Diagnostic {
             part: Some(entity.part.clone()),
@@ -150,19 +166,34 @@ pub(crate) fn header_base(
             message,
         });
     };
-    for &(name, source) in base_fields(options.profile()) {
+    let taken = base_fields(options.profile());
+    let mut passed_over: Vec<(usize, BaseIgnored)> = entity
+        .fields
+        .iter()
+        .filter(|f| f.name.is_base_field() && !taken.iter().any(|(name, _)| f.is(*name)))
+        .map(|f| (f.index, BaseIgnored::NotInProfile))
+        .collect();
+    let mut chosen: Option<BaseRecord> = None;
+    for &(name, source) in taken {
         let mut fields = entity.fields.iter().filter(|f| f.is(name));
+        if let Some(winner) = &chosen {
+            passed_over.extend(fields.map(|f| (f.index, BaseIgnored::OverriddenBy(winner.source))));
+            continue;
+        }
         let Some(first) = fields.next() else {
             continue;
         };
-        if let Some(second) = fields.next() {
-            diagnose(
-                DiagnosticKind::DuplicateBaseHeader,
-                format!(
-                    "{name} occurs more than once; the first counts, \"{}\" is ignored",
-                    second.value
-                ),
-            );
+        for (nth, repeated) in fields.enumerate() {
+            if nth == 0 {
+                diagnose(
+                    DiagnosticKind::DuplicateBaseHeader,
+                    format!(
+                        "{name} occurs more than once; the first counts, \"{}\" is ignored",
+                        repeated.value
+                    ),
+                );
+            }
+            passed_over.push((repeated.index, BaseIgnored::Duplicate));
         }
         let value = base_value(&first.value);
         if value.is_empty() {
@@ -179,19 +210,22 @@ pub(crate) fn header_base(
             UTF_8,
         ) {
             Ok(url) => {
-                return BaseRecord {
+                chosen = Some(BaseRecord {
                     url: Some(url),
                     source,
                     inherited_from: None,
-                };
+                });
             }
-            Err(problem) => diagnose(
-                DiagnosticKind::UnusableBaseHeader,
-                format!("{name} \"{value}\" is not used as a base: {problem}"),
-            ),
+            Err(problem) => {
+                passed_over.push((first.index, BaseIgnored::Unusable));
+                diagnose(
+                    DiagnosticKind::UnusableBaseHeader,
+                    format!("{name} \"{value}\" is not used as a base: {problem}"),
+                );
+            }
         }
     }
-    match context {
+    let record = chosen.unwrap_or_else(|| match context {
         Context::Inside(parent, record) => match &record.url {
             Some(url) => BaseRecord {
                 url: Some(url.clone()),
@@ -206,6 +240,10 @@ pub(crate) fn header_base(
             None => BaseRecord::none(),
         },
         Context::Root(retrieval) => retrieval.clone(),
+    });
+    HeaderBase {
+        record,
+        passed_over,
     }
 }
 

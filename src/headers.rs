@@ -29,15 +29,21 @@ pub(crate) fn base_value(value: &str) -> String {
     unwrapped.to_owned()
 }
 
-/// `value` with its RFC 2047 encoded-words decoded, when it has any.
-fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
-    if !value.contains("=?") {
+/// `value` with its RFC 2047 encoded-words decoded, when it has any (mail-parser's
+/// `parse_unstructured`, which also decodes the encoded-words of a phrase, RFC 2047 §5 (3),
+/// and collapses the white space between adjacent ones, §6.2). Empty when all it holds are
+/// encoded-words of nothing.
+pub(crate) fn decode_encoded_words(value: &str) -> std::borrow::Cow<'_, str> {
+    // Most values hold no `=?`: one pass of `memchr`, without a substring searcher's set-up.
+    let bytes = value.as_bytes();
+    if !memchr::memchr_iter(b'=', bytes).any(|at| bytes.get(at + 1) == Some(&b'?')) {
         return value.into();
     }
     let mut input = value.as_bytes().to_vec();
     input.push(b'\n');
     match MessageStream::new(&input).parse_unstructured() {
         HeaderValue::Text(text) => text.into_owned().into(),
+        HeaderValue::Empty => "".into(),
         _ => value.into(),
     }
 }

@@ -116,8 +116,9 @@ pub use analyze::{analyze, analyze_streaming, analyze_with_html_text};
 pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
-    BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind, EntityRecord,
-    HtmlText, PartId, Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind,
+    EntityRecord, HtmlText, PartId, Report, Resolution, Summary, Target, Unresolved, UrlRecord,
+    UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;

@@ -100,21 +100,41 @@ vocabulary! {
             "`Content-ID` (RFC 2045 §7): what a `cid:` URL names (RFC 2392).";
         ContentDisposition => "Content-Disposition",
             "`Content-Disposition` (RFC 2183): its `filename` names extracted files.";
+        Subject => "Subject",
+            "`Subject` (RFC 5322 §3.6.5): shown in a message's [`Summary`](crate::report::Summary).";
+        From => "From",
+            "`From` (RFC 5322 §3.6.2): shown in a message's [`Summary`](crate::report::Summary).";
+        Date => "Date",
+            "`Date` (RFC 5322 §3.6.1): shown in a message's [`Summary`](crate::report::Summary).";
     }
 }
 
-/// Bit `b % 32` is set for the first byte `b` of every [`FieldName`], in either case (ASCII
-/// letters differ by 32), built at compile time.
-// Indexing in a constant runs at compile time: out of bounds (an empty name) fails the build.
+/// The [`FieldName`]s by the length of their names: for each length up to
+/// [`BY_LENGTH_MAX`] bytes, bit `b % 32` is set for the first byte `b` of each name of that
+/// length, in either case (ASCII letters differ by 32), and the names' indexes into
+/// [`FieldName::ALL`] follow, up to [`BY_LENGTH_SLOTS`] of them (`u8::MAX` for none). Built at
+/// compile time: a name longer than the table, or more names of one length than it has slots,
+/// fails the build.
+const BY_LENGTH_MAX: usize = 31;
+/// How many names of one length the table holds.
+const BY_LENGTH_SLOTS: usize = 4;
+// Indexing in a constant runs at compile time: out of bounds fails the build.
 #[allow(clippy::indexing_slicing)]
-const FIRST_BYTES: u32 = {
-    let mut mask = 0u32;
+const BY_LENGTH: [(u32, [u8; BY_LENGTH_SLOTS]); BY_LENGTH_MAX + 1] = {
+    let mut table = [(0u32, [u8::MAX; BY_LENGTH_SLOTS]); BY_LENGTH_MAX + 1];
     let mut i = 0;
     while i < FieldName::ALL.len() {
-        mask |= 1 << (FieldName::ALL[i].as_str().as_bytes()[0] % 32);
+        let name = FieldName::ALL[i].as_str().as_bytes();
+        let row = &mut table[name.len()];
+        row.0 |= 1 << (name[0] % 32);
+        let mut slot = 0;
+        while row.1[slot] != u8::MAX {
+            slot += 1;
+        }
+        row.1[slot] = i as u8;
         i += 1;
     }
-    mask
+    table
 };
 
 impl FieldName {
@@ -128,18 +148,18 @@ impl FieldName {
 
     /// The field `name` is, compared ASCII case-insensitively; `None` for any other field.
     ///
-    /// Most fields of a header (`Received`, `Subject`, `X-…`) are none of these: their first
-    /// byte rules them out at once, and their length before any comparison of bytes.
+    /// Most fields of a header (`Received`, `To`, `X-…`) are none of these: their length and
+    /// first byte rule them out at once, and the others are compared only with the few names
+    /// of their length.
     pub fn from_bytes(name: &[u8]) -> Option<FieldName> {
-        if FIRST_BYTES & (1 << (name.first()? % 32)) == 0 {
+        let (first_bytes, names) = BY_LENGTH.get(name.len())?;
+        if first_bytes & (1 << (name.first()? % 32)) == 0 {
             return None;
         }
-        FieldName::ALL
+        names
             .iter()
-            .find(|known| {
-                let known = known.as_str().as_bytes();
-                known.len() == name.len() && known.eq_ignore_ascii_case(name)
-            })
+            .map_while(|&index| FieldName::ALL.get(usize::from(index)))
+            .find(|known| known.as_str().as_bytes().eq_ignore_ascii_case(name))
             .copied()
     }
 
@@ -620,13 +640,21 @@ mod tests {
             assert_eq!(name.to_ascii_uppercase().parse(), Ok(field));
             assert_eq!(name.to_ascii_lowercase().parse(), Ok(field));
         }
-        for name in ["Received", "Subject", "X-Base", "Content-Types", "Bas", ""] {
+        for name in [
+            "Received",
+            "Sender",
+            "X-Base",
+            "Content-Types",
+            "Bas",
+            "Dates",
+            "",
+        ] {
             assert_eq!(FieldName::from_bytes(name.as_bytes()), None, "{name}");
         }
         assert_eq!(
-            "Subject".parse::<FieldName>().map_err(|e| e.to_string()),
+            "Sender".parse::<FieldName>().map_err(|e| e.to_string()),
             Err(format!(
-                "unknown header field \"Subject\": expected one of {}",
+                "unknown header field \"Sender\": expected one of {}",
                 FieldName::NAMES.join(", ")
             ))
         );

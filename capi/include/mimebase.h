@@ -192,6 +192,34 @@ typedef struct {
     int attachment;
 } mimebase_entity;
 
+/*
+ The summary of a message of a report (the root message, or a message encapsulated in it),
+ filled by `mimebase_report_summary`: the first of each of its `Subject`, `From`, `Date` and
+ `Message-ID` fields (RFC 5322 §3.6), unfolded and trimmed, each "none" when the message has
+ no such field. The caller owns the struct; its strings belong to the report and are valid
+ until `mimebase_report_free`. The JSON record's `summary` (the root's) and the entity
+ records' `summary` (an encapsulated message's) hold the same.
+ */
+typedef struct {
+    /*
+     `Subject`, its RFC 2047 encoded-words decoded.
+     */
+    mimebase_str subject;
+    /*
+     `From`, its RFC 2047 encoded-words decoded, otherwise as written (not parsed into
+     addresses).
+     */
+    mimebase_str from;
+    /*
+     `Date`, as written.
+     */
+    mimebase_str date;
+    /*
+     `Message-ID`, as written, angle brackets kept.
+     */
+    mimebase_str message_id;
+} mimebase_summary;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -341,7 +369,7 @@ int mimebase_report_complete(const mimebase_report *report);
  message as one message (as it reads a Maildir message, whatever its first bytes), named
  `-`, and without the line break: `"type":"message"`, `"path":"-"`, `"format":"file"`,
  `"offset":0`, `"length"` the message's size in bytes, then `message_id`, `complete`,
- `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
+ `summary`, `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
  library's `scan` module documents every field). "None" when `report` is NULL.
 
  Made on the first call (the other accessors do not need it) and kept: the string belongs to
@@ -414,6 +442,49 @@ size_t mimebase_report_entity_count(const mimebase_report *report);
 mimebase_status mimebase_report_entity(const mimebase_report *report,
                                        size_t index,
                                        mimebase_entity *out);
+
+/*
+ Why URL record `index` (0-based) of `report`, the URL of a `<base href>` or of a base header
+ field (`Base`, `Content-Base`, `Content-Location`), does not set the base it would (the JSON
+ record's `ignored`): `not_first` (a `<base href>` after its document's first), `in_template`,
+ `foreign_content` (a `<base>` in SVG or MathML content), `unusable` (its value cannot be a
+ base), `duplicate` (a base field given again), `overridden_by:<source>` (a base field of
+ lower precedence than the one that set the base, e.g.
+ `overridden_by:header:Content-Base`) or `not_in_profile`. "None" for every other URL, a
+ base that applies, an `index` not below `mimebase_report_url_count`, or a NULL `report`.
+ The string belongs to the report and is valid until `mimebase_report_free`.
+
+ A function of its own rather than a field of `mimebase_url`, whose layout cannot change
+ within the SONAME.
+
+ # Safety
+
+ `report` is NULL or a live pointer from `mimebase_analyze`.
+ */
+mimebase_str mimebase_report_url_ignored(const mimebase_report *report, size_t index);
+
+/*
+ Fills `*out` with the summary of entity `index` (0-based, as for `mimebase_report_entity`)
+ of `report`, which must be a message: 0, the root message, or an encapsulated message (an
+ entity whose `kind` is `message`). Its strings belong to the report and are valid until
+ `mimebase_report_free`.
+
+ # Errors
+
+ - `MIMEBASE_ERROR_NULL`: `report` or `out` is NULL;
+ - `MIMEBASE_ERROR_INVALID`: `index` is not below `mimebase_report_entity_count`, or the
+   entity is a body part.
+
+ On an error `*out` (when `out` is not NULL) is filled with "none" strings.
+
+ # Safety
+
+ `report` is NULL or a live pointer from `mimebase_analyze`; `out` is NULL or points to a
+ writable `mimebase_summary`.
+ */
+mimebase_status mimebase_report_summary(const mimebase_report *report,
+                                        size_t index,
+                                        mimebase_summary *out);
 
 #ifdef __cplusplus
 }  // extern "C"

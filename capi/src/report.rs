@@ -9,7 +9,9 @@ use std::sync::OnceLock;
 use mimebase::report::FieldName;
 use mimebase::scan::{ScanLine, Source};
 use mimebase::url::{has_scheme, strip_reference, whatwg};
-use mimebase::{EntityKind, EntityRecord, Report, Resolution, Resolver, UrlRecord, UrlSource};
+use mimebase::{
+    EntityKind, EntityRecord, Report, Resolution, Resolver, Summary, UrlRecord, UrlSource,
+};
 
 use crate::options::mimebase_options;
 use crate::{boundary_any, bytes, mimebase_status, mimebase_str};
@@ -29,6 +31,9 @@ pub struct mimebase_report {
     source_names: Vec<Box<str>>,
     /// `URL_BASE_DECIDED` and `URL_IMAGE` of each URL record.
     flags: Vec<u8>,
+    /// The serialized `ignored` of the URL records that have one, by index into the records,
+    /// in order: few records have one.
+    ignored: Vec<(usize, Box<str>)>,
     /// The JSON record, made on first request.
     json: OnceLock<Box<str>>,
 }
@@ -84,6 +89,46 @@ pub struct mimebase_url {
     /// source, CSS `url()`s included (a style sheet's URL may be an image, a font or another
     /// sheet).
     pub is_image: c_int,
+}
+
+/// The summary of a message of a report (the root message, or a message encapsulated in it),
+/// filled by `mimebase_report_summary`: the first of each of its `Subject`, `From`, `Date` and
+/// `Message-ID` fields (RFC 5322 §3.6), unfolded and trimmed, each "none" when the message has
+/// no such field. The caller owns the struct; its strings belong to the report and are valid
+/// until `mimebase_report_free`. The JSON record's `summary` (the root's) and the entity
+/// records' `summary` (an encapsulated message's) hold the same.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_camel_case_types)]
+pub struct mimebase_summary {
+    /// `Subject`, its RFC 2047 encoded-words decoded.
+    pub subject: mimebase_str,
+    /// `From`, its RFC 2047 encoded-words decoded, otherwise as written (not parsed into
+    /// addresses).
+    pub from: mimebase_str,
+    /// `Date`, as written.
+    pub date: mimebase_str,
+    /// `Message-ID`, as written, angle brackets kept.
+    pub message_id: mimebase_str,
+}
+
+impl mimebase_summary {
+    /// Every field "none".
+    const NONE: mimebase_summary = mimebase_summary {
+        subject: mimebase_str::NONE,
+        from: mimebase_str::NONE,
+        date: mimebase_str::NONE,
+        message_id: mimebase_str::NONE,
+    };
+
+    fn of(summary: &Summary) -> mimebase_summary {
+        mimebase_summary {
+            subject: mimebase_str::of_option(summary.subject.as_deref()),
+            from: mimebase_str::of_option(summary.from.as_deref()),
+            date: mimebase_str::of_option(summary.date.as_deref()),
+            message_id: mimebase_str::of_option(summary.message_id.as_deref()),
+        }
+    }
 }
 
 /// One entity of a report (the root message, a body part, an encapsulated message), filled by
@@ -238,7 +283,11 @@ impl mimebase_report {
         let mut source_names = Vec::new();
         let mut sources = Vec::with_capacity(report.urls.len());
         let mut flags = Vec::with_capacity(report.urls.len());
-        for url in &report.urls {
+        let mut ignored = Vec::new();
+        for (at, url) in report.urls.iter().enumerate() {
+            if let Some(why) = url.ignored {
+                ignored.push((at, why.to_string().into_boxed_str()));
+            }
             let next = u32::try_from(source_names.len()).unwrap_or(u32::MAX);
             let index = *keys.entry(SourceKey::of(&url.source)).or_insert_with(|| {
                 source_names.push(url.source.to_string().into_boxed_str());
@@ -259,6 +308,7 @@ impl mimebase_report {
             sources,
             source_names,
             flags,
+            ignored,
             json: OnceLock::new(),
         }
     }
@@ -307,6 +357,21 @@ impl mimebase_report {
             document_by: mimebase_str::of_option(entity.document.map(|d| d.by.as_str())),
             attachment: c_int::from(entity.document.is_some_and(|d| d.attachment)),
         })
+    }
+
+    /// The serialized `ignored` of URL record `index`, if it has one.
+    fn ignored(&self, index: usize) -> Option<&str> {
+        let at = self
+            .ignored
+            .binary_search_by_key(&index, |(at, _)| *at)
+            .ok()?;
+        self.ignored.get(at).map(|(_, why)| &**why)
+    }
+
+    /// The summary of entity `index`, when it is a message.
+    fn summary(&self, index: usize) -> Option<&Summary> {
+        let entity = self.report.entities.get(index)?;
+        self.report.summary_of(&entity.part)
     }
 
     fn json(&self) -> &str {
@@ -438,7 +503,7 @@ pub unsafe extern "C" fn mimebase_report_complete(report: *const mimebase_report
 /// message as one message (as it reads a Maildir message, whatever its first bytes), named
 /// `-`, and without the line break: `"type":"message"`, `"path":"-"`, `"format":"file"`,
 /// `"offset":0`, `"length"` the message's size in bytes, then `message_id`, `complete`,
-/// `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
+/// `summary`, `entities`, `urls` and `diagnostics`, byte for byte as `scan` writes them (the Rust
 /// library's `scan` module documents every field). "None" when `report` is NULL.
 ///
 /// Made on the first call (the other accessors do not need it) and kept: the string belongs to
@@ -566,6 +631,81 @@ pub unsafe extern "C" fn mimebase_report_entity(
             Some(entity) => {
                 // SAFETY: `out` is not NULL and writable (checked and contracted above).
                 unsafe { out.write(entity) };
+                mimebase_status::MIMEBASE_OK
+            }
+            None => mimebase_status::MIMEBASE_ERROR_INVALID,
+        }
+    })
+}
+
+/// Why URL record `index` (0-based) of `report`, the URL of a `<base href>` or of a base header
+/// field (`Base`, `Content-Base`, `Content-Location`), does not set the base it would (the JSON
+/// record's `ignored`): `not_first` (a `<base href>` after its document's first), `in_template`,
+/// `foreign_content` (a `<base>` in SVG or MathML content), `unusable` (its value cannot be a
+/// base), `duplicate` (a base field given again), `overridden_by:<source>` (a base field of
+/// lower precedence than the one that set the base, e.g.
+/// `overridden_by:header:Content-Base`) or `not_in_profile`. "None" for every other URL, a
+/// base that applies, an `index` not below `mimebase_report_url_count`, or a NULL `report`.
+/// The string belongs to the report and is valid until `mimebase_report_free`.
+///
+/// A function of its own rather than a field of `mimebase_url`, whose layout cannot change
+/// within the SONAME.
+///
+/// # Safety
+///
+/// `report` is NULL or a live pointer from `mimebase_analyze`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mimebase_report_url_ignored(
+    report: *const mimebase_report,
+    index: usize,
+) -> mimebase_str {
+    boundary_any(mimebase_str::NONE, || {
+        // SAFETY: by this function's contract `report` is NULL or live until it is freed,
+        // which is as long as the string may be used.
+        unsafe { borrow(report) }.map_or(mimebase_str::NONE, |report| {
+            mimebase_str::of_option(report.ignored(index))
+        })
+    })
+}
+
+/// Fills `*out` with the summary of entity `index` (0-based, as for `mimebase_report_entity`)
+/// of `report`, which must be a message: 0, the root message, or an encapsulated message (an
+/// entity whose `kind` is `message`). Its strings belong to the report and are valid until
+/// `mimebase_report_free`.
+///
+/// # Errors
+///
+/// - `MIMEBASE_ERROR_NULL`: `report` or `out` is NULL;
+/// - `MIMEBASE_ERROR_INVALID`: `index` is not below `mimebase_report_entity_count`, or the
+///   entity is a body part.
+///
+/// On an error `*out` (when `out` is not NULL) is filled with "none" strings.
+///
+/// # Safety
+///
+/// `report` is NULL or a live pointer from `mimebase_analyze`; `out` is NULL or points to a
+/// writable `mimebase_summary`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mimebase_report_summary(
+    report: *const mimebase_report,
+    index: usize,
+    out: *mut mimebase_summary,
+) -> mimebase_status {
+    if out.is_null() {
+        return mimebase_status::MIMEBASE_ERROR_NULL;
+    }
+    // SAFETY: `out` is not NULL and, by this function's contract, writable.
+    unsafe { out.write(mimebase_summary::NONE) };
+    boundary_any(mimebase_status::MIMEBASE_ERROR_INTERNAL, || {
+        // SAFETY: by this function's contract `report` is NULL or live until it is freed,
+        // which is as long as the strings of the summary may be used.
+        let Some(report) = (unsafe { borrow(report) }) else {
+            return mimebase_status::MIMEBASE_ERROR_NULL;
+        };
+        match report.summary(index) {
+            Some(summary) => {
+                // SAFETY: `out` is not NULL and writable (checked and contracted above).
+                unsafe { out.write(mimebase_summary::of(summary)) };
                 mimebase_status::MIMEBASE_OK
             }
             None => mimebase_status::MIMEBASE_ERROR_INVALID,

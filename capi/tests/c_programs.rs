@@ -284,9 +284,12 @@ fn url_fields(url: &Value) -> Vec<Value> {
     ]
 }
 
-/// The entity records as `dump` prints them, from the JSON record.
-fn entity_fields(entity: &Value) -> Vec<Value> {
+/// The entity records as `dump` prints them, from the JSON record, with the summary of a
+/// message entity (`summary`: the report's for the root, the record's own for an encapsulated
+/// message; four nulls for a body part).
+fn entity_fields(entity: &Value, summary: Option<&Value>) -> Vec<Value> {
     let document = entity.get("document");
+    let said = |key: &str| summary.map_or(Value::Null, |summary| summary[key].clone());
     vec![
         entity["part"].clone(),
         entity["kind"].clone(),
@@ -301,6 +304,10 @@ fn entity_fields(entity: &Value) -> Vec<Value> {
         Value::from(u8::from(
             document.is_some_and(|d| d["attachment"] == Value::Bool(true)),
         )),
+        said("subject"),
+        said("from"),
+        said("date"),
+        said("message_id"),
     ]
 }
 
@@ -357,7 +364,15 @@ fn dump_matches_scan(files: &[PathBuf], c_options: &[&str], scan_options: &[&str
             .as_array()
             .unwrap()
             .iter()
-            .map(entity_fields)
+            .enumerate()
+            .map(|(i, entity)| {
+                let summary = if i == 0 {
+                    Some(&report["summary"])
+                } else {
+                    entity.get("summary")
+                };
+                entity_fields(entity, summary)
+            })
             .collect();
         let c_entities: Vec<Vec<Value>> =
             serde_json::from_value(records["entities"].clone()).unwrap();
@@ -375,6 +390,12 @@ fn dump_matches_scan(files: &[PathBuf], c_options: &[&str], scan_options: &[&str
                 file.display()
             );
             decided += usize::from(oracle);
+            assert_eq!(
+                c_url[10],
+                url.get("ignored").cloned().unwrap_or(Value::Null),
+                "{}: ignored of {url}",
+                file.display()
+            );
         }
         all_records.push(records);
     }

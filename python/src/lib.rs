@@ -95,6 +95,7 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Entity>()?;
     module.add_class::<Url>()?;
     module.add_class::<Target>()?;
+    module.add_class::<Summary>()?;
     module.add_class::<Diagnostic>()?;
     module.add_class::<scan::Scan>()?;
     module.add_class::<records::Record>()?;
@@ -241,6 +242,13 @@ impl Report {
         self.report.message_id.clone()
     }
 
+    /// The root message's ``Summary``: its ``Subject``, ``From``, ``Date`` and ``Message-ID``
+    /// fields (the record's ``"summary"``).
+    #[getter]
+    fn summary(&self) -> Summary {
+        Summary::from(&self.report.summary)
+    }
+
     /// True when no limit cut the analysis (every entity, field, body and URL of the message
     /// was read); False when one did, and the diagnostics say which. A mail filter that must
     /// see every link should treat an incomplete report as a failure.
@@ -274,7 +282,7 @@ impl Report {
 
     /// The report as a ``dict``: the record ``mimebase inspect --json`` writes for this message
     /// without its ``"type"`` and ``"path"`` keys, that is ``message_id``, ``complete``,
-    /// ``entities``, ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
+    /// ``summary``, ``entities``, ``urls`` and ``diagnostics``, as documented in the library's ``report`` module (byte
     /// ranges as ``{"start": s, "end": e}``, 0-based, half-open, in bytes).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         records::to_python(py, &self.report)
@@ -371,6 +379,10 @@ struct Entity {
     document_by: Option<String>,
     /// True for an attachment (``Content-Disposition: attachment``, or chosen by its file name).
     attachment: bool,
+    /// For an encapsulated message (a ``"message"`` entity other than the root): its
+    /// ``Summary``; ``None`` for a body part and for the root, whose summary is
+    /// ``Report.summary``.
+    summary: Option<Summary>,
 }
 
 #[pymethods]
@@ -404,6 +416,7 @@ impl From<&mimebase::EntityRecord> for Entity {
             document: entity.document.map(|d| d.kind.as_str().to_owned()),
             document_by: entity.document.map(|d| d.by.as_str().to_owned()),
             attachment: entity.document.is_some_and(|d| d.attachment),
+            summary: entity.summary.as_deref().map(Summary::from),
         }
     }
 }
@@ -452,6 +465,12 @@ struct Url {
     /// how it was matched, ``by``), the record's ``"target"``; ``None`` when the URL names no
     /// part of the message.
     target: Option<Target>,
+    /// For the URL of a ``<base href>`` or base header field that does not set the base it
+    /// would: why, the record's ``"ignored"``: ``"not_first"``, ``"in_template"``,
+    /// ``"foreign_content"``, ``"unusable"``, ``"duplicate"``, ``"overridden_by:<source>"``
+    /// (e.g. ``"overridden_by:header:Content-Base"``) or ``"not_in_profile"``; ``None`` for every
+    /// other URL.
+    ignored: Option<String>,
 }
 
 #[pymethods]
@@ -491,6 +510,7 @@ impl From<&mimebase::UrlRecord> for Url {
                 part: target.part.to_string(),
                 by: wire_name(&target.by),
             }),
+            ignored: url.ignored.map(|why| why.to_string()),
         }
     }
 }
@@ -518,6 +538,49 @@ impl Target {
             py_repr(Some(&self.part)),
             py_repr(Some(&self.by))
         )
+    }
+}
+
+/// What a mail client shows at the top of a message (``Report.summary``, ``Entity.summary``):
+/// the first of each of its ``Subject``, ``From``, ``Date`` and ``Message-ID`` fields, unfolded
+/// and trimmed, ``None`` when the message has no such field. Compares equal to a ``Summary``
+/// with the same values.
+#[pyclass(module = "mimebase", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Summary {
+    /// ``Subject`` (RFC 5322 section 3.6.5), RFC 2047 encoded-words decoded.
+    subject: Option<String>,
+    /// ``From`` (RFC 5322 section 3.6.2), RFC 2047 encoded-words decoded, otherwise as written
+    /// (not parsed into addresses); the record's ``"from"``, named ``from_`` since ``from`` is
+    /// a Python keyword.
+    from_: Option<String>,
+    /// ``Date`` (RFC 5322 section 3.6.1), as written.
+    date: Option<String>,
+    /// ``Message-ID`` (RFC 5322 section 3.6.4), as written, angle brackets kept.
+    message_id: Option<String>,
+}
+
+#[pymethods]
+impl Summary {
+    fn __repr__(&self) -> String {
+        format!(
+            "<mimebase.Summary subject={} from_={} date={} message_id={}>",
+            py_repr(self.subject.as_deref()),
+            py_repr(self.from_.as_deref()),
+            py_repr(self.date.as_deref()),
+            py_repr(self.message_id.as_deref())
+        )
+    }
+}
+
+impl From<&mimebase::Summary> for Summary {
+    fn from(summary: &mimebase::Summary) -> Self {
+        Summary {
+            subject: summary.subject.clone(),
+            from_: summary.from.clone(),
+            date: summary.date.clone(),
+            message_id: summary.message_id.clone(),
+        }
     }
 }
 

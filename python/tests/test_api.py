@@ -346,7 +346,7 @@ def test_scan_records_are_read_only_mappings_equal_to_the_cli_line(tmp_path):
     line = json.loads(record.to_json())
     assert record == line and line == record and not record != line
     assert record.to_dict() == line and dict(record) == line and type(record.to_dict()) is dict
-    assert list(record) == list(record.keys()) == list(line) and len(record) == len(line) == 10
+    assert list(record) == list(record.keys()) == list(line) and len(record) == len(line) == 11
     assert record["complete"] is True
     assert list(record.items()) == list(line.items())
     assert list(record.values()) == list(line.values())
@@ -578,3 +578,59 @@ def test_text_links_can_be_left_out():
     assert [e.document for e in report.entities] == [None, None, "html"]
     with pytest.raises(TypeError, match="^text_links: expected bool, got int"):
         mimebase.analyze(LINKS_BEYOND_HTML, text_links=1)
+
+
+def test_summary_of_the_message_and_of_an_encapsulated_one():
+    data = (SAMPLES / "forwarded-message.eml").read_bytes()
+    report = mimebase.analyze(data)
+    # Python's email package is the oracle of which fields a message has, and what they say.
+    message = email.message_from_bytes(data, policy=email.policy.default)
+    summary = report.summary
+    assert (summary.subject, summary.from_, summary.date, summary.message_id) == (
+        str(message["Subject"]),
+        str(message["From"]),
+        str(message["Date"]),
+        str(message["Message-ID"]),
+    )
+    assert summary.message_id == report.message_id
+    dict_summary = report.to_dict()["summary"]
+    assert dict_summary == {
+        "subject": summary.subject,
+        "from": summary.from_,
+        "date": summary.date,
+        "message_id": summary.message_id,
+    }
+    inner = [e for e in report.entities if e.part == "2.HEADER"][0]
+    forwarded = message.get_payload()[1].get_payload()[0]
+    assert inner.summary.subject == str(forwarded["Subject"])
+    assert [e.summary for e in report.entities if e.part != "2.HEADER"] == [None, None, None]
+    assert "mimebase.Summary" in repr(summary)
+
+
+def test_summary_decodes_encoded_words_and_says_none_for_missing_fields():
+    data = (
+        b"Subject: =?utf-8?q?Caf=C3=A9?= =?iso-8859-1?q?_=E9t=E9?=\r\n"
+        b"From: =?utf-8?b?QmFuaw==?= <a@b.example>\r\n\r\nbody\r\n"
+    )
+    summary = mimebase.analyze(data).summary
+    decoded = email.message_from_bytes(data, policy=email.policy.default)
+    assert summary.subject == str(decoded["Subject"]) == "Café été"
+    assert summary.from_ == "Bank <a@b.example>"
+    assert (summary.date, summary.message_id) == (None, None)
+    assert summary == mimebase.analyze(data).summary
+    assert len({summary, mimebase.analyze(data).summary}) == 1
+
+
+def test_ignored_bases_are_the_records_ignored(tmp_path):
+    data = (SAMPLES / "base-after-links.eml").read_bytes()
+    report = mimebase.analyze(data)
+    ignored = [(u.reference, u.ignored) for u in report.urls if u.ignored is not None]
+    assert ignored == [("http://evil.example.net/phish/", "not_first")]
+    assert [u.ignored for u in report.urls] == [r.get("ignored") for r in report.to_dict()["urls"]]
+    # The same in a scan record, with the summary.
+    path = tmp_path / "m.eml"
+    path.write_bytes(data)
+    (record,) = mimebase.scan(path)
+    assert [r.get("ignored") for r in record["urls"]] == [u.ignored for u in report.urls]
+    assert record["summary"] == report.to_dict()["summary"]
+    assert record["summary"]["subject"] == "This week's deals"

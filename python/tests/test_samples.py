@@ -12,6 +12,8 @@ from conftest import GOLDEN, SAMPLES, samples, to_crlf
 
 PART = re.compile(r"HEADER|[0-9]+(\.[0-9]+)*(\.HEADER)?")
 TARGET = re.compile(r"  -> part \S+ \([a-z-]+\)$")
+IGNORED = re.compile(r"  \(ignored: [^)]*\)$")
+SUMMARY_FIELDS = {"Subject": "subject", "From": "from_", "Date": "date", "Message-ID": "message_id"}
 BASE_LINE = re.compile(
     r"^(?:header-level )?base  (?:none(?:  \((?P<none_source>attachment), [^)]*\))?|(?P<url>\S+)  \((?P<source>[^)]*)\))$"
 )
@@ -19,8 +21,9 @@ BASE_LINE = re.compile(
 
 def parse_inspect(text: str):
     """(entities, urls) of a golden `mimebase inspect` output: entities as
-    (part, content_type, base, base_source or None, inherited_from), URLs as
-    (part, source, reference, resolved or None)."""
+    (part, content_type, base, base_source or None, inherited_from, and for a message its
+    summary), URLs as (part, source, reference, resolved or None, whether it is an ignored
+    base)."""
     entities, urls = [], []
     lines = text.splitlines()
     assert lines[0].startswith("== ")
@@ -37,6 +40,13 @@ def parse_inspect(text: str):
             part = words[0]
             entities.append({"part": part, "content_type": words[1]})
             continue
+        # A message's summary: `Subject  text`, `(none)` for a missing field.
+        if len(words) >= 2 and words[0] in SUMMARY_FIELDS:
+            value = body[len(words[0]) + 2:]
+            entities[-1].setdefault("summary", {})[SUMMARY_FIELDS[words[0]]] = (
+                None if value == "(none)" else unescape(value)
+            )
+            continue
         match = BASE_LINE.match(body)
         if match:
             key = "header_base" if body.startswith("header-level") else "base"
@@ -48,12 +58,15 @@ def parse_inspect(text: str):
         source, rest = body.split("  ", 1)
         # `html:a@href (srcdoc)`: a URL of an <iframe srcdoc> document.
         source = re.sub(r" \(srcdoc(?: [0-9]+)?\)$", "", source)
+        # A base that does not apply ends with `  (ignored: why)`.
+        ignored = IGNORED.search(rest) is not None
+        rest = IGNORED.sub("", rest)
         reference, resolved = rest.split("  ->  ", 1)
         # A URL naming a part of the same message ends with `  -> part 2 (cid)`.
         resolved = TARGET.sub("", resolved)
         if resolved.startswith("unresolved: "):
             resolved = None
-        urls.append((part, source, reference, resolved))
+        urls.append((part, source, reference, resolved, ignored))
     return entities, urls
 
 
@@ -76,7 +89,16 @@ def test_sample_matches_golden(sample, crlf):
         assert expected["base"] == (entity.base, entity.base_source, entity.inherited_from)
         header_base = expected.get("header_base", expected["base"])
         assert header_base[:2] == (entity.header_base, entity.header_base_source)
-    assert urls == [(u.part, u.source, unescape(u.reference), u.resolved) for u in report.urls]
+        summary = report.summary if entity.part == "HEADER" else entity.summary
+        if entity.kind == "message":
+            said = {key: getattr(summary, key) for key in SUMMARY_FIELDS.values()}
+            assert expected["summary"] == said
+        else:
+            assert "summary" not in expected and summary is None
+    assert urls == [
+        (u.part, u.source, unescape(u.reference), u.resolved, u.ignored is not None)
+        for u in report.urls
+    ]
 
     golden_urls = (GOLDEN / f"{sample.stem}.urls.txt").read_text().splitlines()
     assert golden_urls == [

@@ -9,10 +9,12 @@ use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
 use super::{HtmlPart, HtmlState, Keep, Sink, declared_charset, resolve, take_decoded, url_limit};
 use crate::base;
-use crate::html;
+use crate::html::{self, BaseHref};
 use crate::mime::{self, Entity};
 use crate::options::Options;
-use crate::report::{BaseRecord, Diagnostic, DiagnosticKind, Document, UrlRecord, UrlSource};
+use crate::report::{
+    BaseIgnored, BaseRecord, Diagnostic, DiagnosticKind, Document, UrlRecord, UrlSource,
+};
 use crate::svg;
 use crate::vocab::{ChosenBy, DocumentKind};
 
@@ -77,12 +79,12 @@ pub(super) fn html_urls(
             ),
         });
     }
-    let base = scan
-        .base_reference(&text)
-        .and_then(|href| {
-            base::content_base(entity, href, header_base, options, encoding, diagnostics)
-        })
-        .map_or_else(|| Arc::clone(header_base), Arc::new);
+    let content_base = scan.base_reference(&text).and_then(|href| {
+        base::content_base(entity, href, header_base, options, encoding, diagnostics)
+    });
+    // Whether each document's first `<base href>`, if it has one, sets its base.
+    let mut usable: Vec<bool> = vec![content_base.is_some()];
+    let base = content_base.map_or_else(|| Arc::clone(header_base), Arc::new);
     // The base of each document (the part's, then each `srcdoc` document's), and what its
     // `<base href>` resolves against: for a `srcdoc` document, the base of the document that
     // holds it (the HTML Standard's fallback base URL of an iframe srcdoc document).
@@ -99,9 +101,9 @@ pub(super) fn html_urls(
             .map(|url| url.reference(&text))
             .and_then(|href| {
                 base::content_base(entity, href, &parent, options, encoding, diagnostics)
-            })
-            .map_or_else(|| Arc::clone(&parent), Arc::new);
-        bases.push(own);
+            });
+        usable.push(own.is_some());
+        bases.push(own.map_or_else(|| Arc::clone(&parent), Arc::new));
         fallbacks.push(parent);
         base_urls.push(srcdoc.base);
     }
@@ -132,6 +134,15 @@ pub(super) fn html_urls(
             .map_or(0, |srcdoc| srcdoc.depth);
         let reference = found.reference(&text);
         let resolution = resolve(resolver, against, reference, Some(encoding));
+        let ignored = match found.base_href {
+            BaseHref::No => None,
+            BaseHref::InTemplate => Some(BaseIgnored::InTemplate),
+            BaseHref::Foreign => Some(BaseIgnored::ForeignContent),
+            BaseHref::Candidate if is_base => {
+                (usable.get(document) != Some(&true)).then_some(BaseIgnored::Unusable)
+            }
+            BaseHref::Candidate => Some(BaseIgnored::NotFirst),
+        };
         let source = if kind == DocumentKind::Svg {
             UrlSource::Svg {
                 tag: found.tag.clone(),
@@ -154,6 +165,7 @@ pub(super) fn html_urls(
             base: Arc::clone(against),
             resolver,
             target: None,
+            ignored,
         };
         sink.emit(record, index);
         if keep {

@@ -25,8 +25,8 @@ use crate::html;
 use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
 use crate::report::{
-    BaseRecord, Diagnostic, DiagnosticKind, Document, EntityRecord, HtmlText, Report, Resolution,
-    UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, Diagnostic, DiagnosticKind, Document, EntityKind, EntityRecord,
+    HtmlText, Report, Resolution, UrlRecord, UrlSource,
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
@@ -34,6 +34,7 @@ use crate::url::{ResolveError, Resolver, has_scheme, strip_reference};
 use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName};
 
 mod html_part;
+mod summary;
 mod text;
 
 use html_part::html_urls;
@@ -247,6 +248,7 @@ pub(crate) fn analyze_in_detail(
     // entity can name the `Content-Location` of any other. The diagnostics of each entity
     // wait for its turn below, so that they come in document order.
     let mut header_bases: Vec<Arc<BaseRecord>> = Vec::with_capacity(walk.entities.len());
+    let mut passed_over: Vec<Vec<(usize, BaseIgnored)>> = Vec::with_capacity(walk.entities.len());
     let mut waiting: Vec<Vec<Diagnostic>> = Vec::with_capacity(walk.entities.len());
     for entity in &walk.entities {
         let mut found = Vec::new();
@@ -260,7 +262,8 @@ pub(crate) fn analyze_in_detail(
             };
             base::header_base(entity, context, options, &mut found)
         };
-        header_bases.push(Arc::new(header_base));
+        header_bases.push(Arc::new(header_base.record));
+        passed_over.push(header_base.passed_over);
         waiting.push(found);
     }
     let outer = |index: usize| -> &Arc<BaseRecord> {
@@ -299,8 +302,8 @@ pub(crate) fn analyze_in_detail(
         header_urls(
             entity,
             index,
-            outer(index),
-            header_base,
+            (outer(index), header_base),
+            passed_over.get(index).map_or(&[], Vec::as_slice),
             options,
             &mut sink,
             &mut diagnostics,
@@ -373,17 +376,23 @@ pub(crate) fn analyze_in_detail(
             header_base: BaseRecord::clone(header_base),
             base: BaseRecord::clone(&base),
             document,
+            summary: (entity.kind == EntityKind::Message && entity.parent.is_some())
+                .then(|| Box::new(summary::summary(entity))),
         });
     }
     diagnostics.append(&mut sink.unmatched);
-    let message_id = walk
+    // The URLs are all made: the root's summary takes its values out of the walk instead of
+    // copying them (nothing reads those fields after).
+    let mut walk = walk;
+    let summary = walk
         .entities
-        .first()
-        .and_then(|root| root.fields.iter().find(|f| f.is(FieldName::MessageId)))
-        .map(|field| field.value.clone());
+        .first_mut()
+        .map(summary::take_summary)
+        .unwrap_or_default();
     let report = Report {
-        message_id,
+        message_id: summary.message_id.clone(),
         complete: !diagnostics.iter().any(|d| d.kind.is_limit()),
+        summary,
         entities: records,
         urls: Vec::new(),
         diagnostics,
@@ -439,14 +448,15 @@ pub(crate) fn resolve(
 }
 
 /// The URLs of the entity's header fields: the base fields against the outer base
-/// (base precedence step 2, crate docs); the RFC 2369 lists, `Archived-At` and the `URL`
-/// parameter of a `message/external-body` `Content-Type` (RFC 2017) against the header-level
-/// base.
+/// (base precedence step 2, crate docs), each with why it does not set the base when
+/// `passed_over` (by field index, as [`base::HeaderBase`] gives them) says it does not; the RFC
+/// 2369 lists, `Archived-At` and the `URL` parameter of a `message/external-body`
+/// `Content-Type` (RFC 2017) against the header-level base.
 fn header_urls(
     entity: &Entity,
     index: usize,
-    outer: &Arc<BaseRecord>,
-    header_base: &Arc<BaseRecord>,
+    (outer, header_base): (&Arc<BaseRecord>, &Arc<BaseRecord>),
+    passed_over: &[(usize, BaseIgnored)],
     options: &Options,
     sink: &mut Sink<'_>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -459,6 +469,12 @@ fn header_urls(
         .iter()
         .find(|f| f.is(FieldName::ContentType))
         .map(|f| f.index);
+    let ignored = |at: usize| {
+        passed_over
+            .iter()
+            .find(|(field, _)| *field == at)
+            .map(|(_, why)| *why)
+    };
     for field in &entity.fields {
         let name = field.name;
         let (references, base) = if name.is_base_field() {
@@ -496,6 +512,7 @@ fn header_urls(
                 base: Arc::clone(base),
                 resolver,
                 target: None,
+                ignored: ignored(field.index),
             };
             sink.emit(record, index);
         }

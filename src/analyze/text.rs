@@ -81,6 +81,7 @@ pub(super) fn text_urls(
             base: Arc::clone(no_base),
             resolver,
             target: None,
+            ignored: None,
         };
         sink.emit(record, index);
     });

@@ -234,7 +234,8 @@ pub(crate) struct UrlsArgs {
     /// columns are the fields of `--json`: `path`, `offset` (of an mbox message's `From `
     /// line), `part`, `source`, `reference`, `resolved`, `unresolved` (`no_base` or
     /// `resolver_error`), `error`, `base` (the base URL), `base_source`, `resolver`, `target`
-    /// (the part the URL names) and `target_by` (`cid`, `mid`, `content-location`).
+    /// (the part the URL names), `target_by` (`cid`, `mid`, `content-location`) and `ignored`
+    /// (why a `<base href>` or base header field does not set the base, e.g. `not_first`).
     #[arg(
         long,
         value_name = "LIST",
@@ -262,6 +263,7 @@ pub(crate) enum UrlField {
     Resolver,
     Target,
     TargetBy,
+    Ignored,
 }
 
 /// `mimebase extract`.

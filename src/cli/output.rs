@@ -41,8 +41,8 @@ use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
-    BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution, Unresolved,
-    UrlRecord, UrlSource,
+    BaseIgnored, BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution,
+    Summary, Unresolved, UrlRecord, UrlSource,
 };
 
 use super::args::{ColorArg, UrlField};
@@ -420,6 +420,9 @@ fn url_line(
                 UrlField::TargetBy => {
                     Cow::Borrowed(url.target.as_ref().map_or("", |t| t.by.as_str()))
                 }
+                UrlField::Ignored => url
+                    .ignored
+                    .map_or(Cow::Borrowed(""), |why| Cow::Owned(why.to_string())),
             };
             out.write_all(text.as_bytes())?;
         }
@@ -488,9 +491,18 @@ fn paint(style: Style, text: &str) -> String {
 /// The heading names the input, and for a message of an mbox file after the first the byte
 /// offset of its `From ` line: `== archive.mbox at byte 1234`.
 ///
+/// A message entity (the root, an encapsulated message) starts with its summary: `Subject`,
+/// `From`, `Date` and `Message-ID`, escaped, `(none)` for a missing field. The URL of a
+/// `<base href>` or base header field that does not set the base ends with why, e.g.
+/// `  (ignored: not the first <base href>)`.
+///
 /// ```text
 /// == samples/nested.eml
 /// HEADER  multipart/mixed
+///   Subject  News of the day
+///   From  News <news@example.com>
+///   Date  Thu, 20 Jun 2024 09:00:00 +0000
+///   Message-ID  (none)
 ///   base  http://example.com/news/  (header:Content-Base)
 ///   1  text/html
 ///     base  http://example.com/news/  (inherited from HEADER)
@@ -540,6 +552,9 @@ fn inspect(
             escape(&entity.content_type),
             document_note(entity.document, palette)
         )?;
+        if let Some(summary) = report.summary_of(&entity.part) {
+            summary_lines(out, &indent, summary, palette)?;
+        }
         writeln!(
             out,
             "{indent}  {}  {}",
@@ -557,10 +572,11 @@ fn inspect(
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
             writeln!(
                 out,
-                "{indent}  {}  {}{}",
+                "{indent}  {}  {}{}{}",
                 paint(palette.source, &source_label(&url.source)),
                 resolution(url, palette),
-                target(url)
+                target(url),
+                ignored(url, palette)
             )?;
         }
         for diagnostic in report
@@ -576,6 +592,58 @@ fn inspect(
         }
     }
     Ok(())
+}
+
+/// The summary of a message entity, one line per field, in the order a mail client shows
+/// them; `(none)` for a field the message lacks.
+fn summary_lines(
+    out: &mut dyn Write,
+    indent: &str,
+    summary: &Summary,
+    palette: &Palette,
+) -> io::Result<()> {
+    for (name, value) in [
+        ("Subject", &summary.subject),
+        ("From", &summary.from),
+        ("Date", &summary.date),
+        ("Message-ID", &summary.message_id),
+    ] {
+        let value = match value {
+            Some(value) => escape(value),
+            None => Cow::Owned(paint(palette.label, "(none)")),
+        };
+        writeln!(out, "{indent}  {}  {value}", paint(palette.label, name))?;
+    }
+    Ok(())
+}
+
+/// `  (ignored: …)` for the URL of a `<base href>` or base header field that does not set the
+/// base it would ([`BaseIgnored`]), saying why; nothing for any other URL.
+fn ignored(url: &UrlRecord, palette: &Palette) -> String {
+    let Some(why) = url.ignored else {
+        return String::new();
+    };
+    let field = match &url.source {
+        UrlSource::Header { name, .. } => name.as_str(),
+        _ => "field",
+    };
+    let text = match why {
+        BaseIgnored::NotFirst => "not the first <base href>".to_owned(),
+        BaseIgnored::InTemplate => "inside <template>".to_owned(),
+        BaseIgnored::ForeignContent => "in SVG or MathML content, not an HTML <base>".to_owned(),
+        BaseIgnored::Unusable => "cannot be a base, see below".to_owned(),
+        BaseIgnored::Duplicate => format!("not the first {field} field"),
+        BaseIgnored::OverriddenBy(source) => format!(
+            "{} takes precedence",
+            source.as_str().trim_start_matches("header:")
+        ),
+        BaseIgnored::NotInProfile => format!("{field} is not a base in this profile"),
+        _ => why.to_string(),
+    };
+    format!(
+        "  {}",
+        paint(palette.problem, &format!("(ignored: {text})"))
+    )
 }
 
 /// `  (attachment)`, or `  (attachment, read as html by its file name)`, for an attachment;

@@ -79,6 +79,23 @@ pub(crate) enum UrlKind {
     StyleElement,
 }
 
+/// What the `href` of a `<base>` is to the document's base (the HTML Standard's
+/// [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url):
+/// the first `base` element in the document with an `href`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BaseHref {
+    /// Not the `href` of a `<base>`.
+    No,
+    /// The `href` of a `<base>` in the HTML namespace, outside `<template>`: the first one
+    /// sets the document's base.
+    Candidate,
+    /// The `href` of a `<base>` inside `<template>`, whose content is not the document's.
+    InTemplate,
+    /// The `href` of a `<base>` that tree construction puts in the SVG or MathML namespace: not
+    /// an HTML `base` element.
+    Foreign,
+}
+
 /// One URL found in the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HtmlUrl {
@@ -95,8 +112,8 @@ pub(crate) struct HtmlUrl {
     /// at [`range`](Self::range); `None` when the text there is the reference (most URLs), so
     /// that the scan keeps no copy of it. [`HtmlUrl::reference`] gives it either way.
     decoded: Option<Box<str>>,
-    /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
-    is_base_candidate: bool,
+    /// What it is to the document's base, when it is the `href` of a `<base>`.
+    pub base_href: BaseHref,
     /// Where it sits.
     pub kind: UrlKind,
     /// For a URL in an attribute: the raw value's bytes in the decoded body (quotes
@@ -119,7 +136,7 @@ impl HtmlUrl {
         attribute: Option<&'static str>,
         range: ByteRange,
         reference: &str,
-        is_base_candidate: bool,
+        base_href: BaseHref,
         kind: UrlKind,
         value: Option<ByteRange>,
     ) -> Self {
@@ -130,7 +147,7 @@ impl HtmlUrl {
             attribute,
             range,
             decoded,
-            is_base_candidate,
+            base_href,
             kind,
             value,
             document: 0,
@@ -139,7 +156,7 @@ impl HtmlUrl {
 
     /// True for the `href` of a `<base>` in the HTML namespace, outside `<template>`.
     pub(crate) fn is_base_candidate(&self) -> bool {
-        self.is_base_candidate
+        self.base_href == BaseHref::Candidate
     }
 
     /// The URL entity-decoded and trimmed of ASCII white space (CSS escapes undone in CSS);
@@ -303,12 +320,12 @@ pub(crate) fn scan(html: &str, max_urls: usize) -> HtmlScan {
     scan.base = scan
         .urls
         .iter()
-        .position(|url| url.is_base_candidate && url.document == 0);
+        .position(|url| url.is_base_candidate() && url.document == 0);
     for (index, srcdoc) in scan.srcdocs.iter_mut().enumerate() {
         srcdoc.base = scan
             .urls
             .iter()
-            .position(|url| url.is_base_candidate && url.document == index + 1);
+            .position(|url| url.is_base_candidate() && url.document == index + 1);
     }
     scan
 }
@@ -338,7 +355,7 @@ fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
     if !urls.is_sorted_by_key(|url| url.range.start) {
         urls.sort_by_key(|url| url.range.start);
     }
-    let base = urls.iter().position(|url| url.is_base_candidate);
+    let base = urls.iter().position(HtmlUrl::is_base_candidate);
     let scan = HtmlScan {
         urls,
         base,

@@ -15,7 +15,7 @@ use super::tree::{
     ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
     is_html_encoding, raw_text_end, text_state,
 };
-use super::{FetchAttribute, HtmlUrl, UrlKind};
+use super::{BaseHref, FetchAttribute, HtmlUrl, UrlKind};
 use crate::vocab::element;
 
 /// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
@@ -390,8 +390,17 @@ impl ScanState {
                 continue;
             };
             let mappable = kept.decoded.is_none();
-            let is_base_candidate =
-                self.tag == b"base" && kept.name == "href" && is_html && !self.tree.in_template();
+            // Inside `<template>` first: nothing there is the document's, whatever its
+            // namespace.
+            let base_href = if self.tag != b"base" || kept.name != "href" {
+                BaseHref::No
+            } else if self.tree.in_template() {
+                BaseHref::InTemplate
+            } else if !is_html {
+                BaseHref::Foreign
+            } else {
+                BaseHref::Candidate
+            };
             for_each_url(kind, &value, |range, reference| {
                 let range = if mappable {
                     raw.start + range.start..raw.start + range.end
@@ -403,7 +412,7 @@ impl ScanState {
                     attribute: Some(kept.name),
                     decoded: unless_at(text, &range, reference),
                     range: range.into(),
-                    is_base_candidate,
+                    base_href,
                     kind,
                     value: Some(raw.clone().into()),
                     document: 0,
@@ -466,7 +475,7 @@ impl ScanState {
                 attribute: None,
                 decoded: unless_at(text, &range, reference),
                 range: range.into(),
-                is_base_candidate: false,
+                base_href: BaseHref::No,
                 kind: UrlKind::StyleElement,
                 value: None,
                 document: 0,
@@ -482,12 +491,12 @@ impl ScanState {
     /// the first `<base href>` candidate when none was recorded.
     fn record(&mut self, url: HtmlUrl, text: &str) {
         if self.urls.len() < self.max_urls {
-            self.has_recorded_base |= url.is_base_candidate;
+            self.has_recorded_base |= url.is_base_candidate();
             self.urls.push(url);
             return;
         }
         self.not_recorded += 1;
-        if url.is_base_candidate && !self.has_recorded_base && self.unrecorded_base.is_none() {
+        if url.is_base_candidate() && !self.has_recorded_base && self.unrecorded_base.is_none() {
             self.unrecorded_base = Some(url.reference(text).to_owned());
         }
     }

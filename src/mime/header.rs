@@ -15,7 +15,7 @@ use crate::vocab::FieldName;
 #[derive(Debug, Clone)]
 pub(crate) struct Field {
     /// Which field ([`FieldName`], compared ASCII case-insensitively). Only these fields are
-    /// kept: the others (`Received`, `Subject`, `X-…`) are counted, since a field's index is
+    /// kept: the others (`Received`, `To`, `X-…`) are counted, since a field's index is
     /// part of a URL record, but never read, since unfolding every `Received:` of every
     /// message would cost a scan dearly and keeping them would cost memory for nothing.
     pub name: FieldName,
@@ -566,7 +566,7 @@ mod tests {
     #[test]
     fn folded_fields_unfold_and_keep_their_index() {
         let raw =
-            b"Subject: a\r\n b\r\nbase: <URL:http://x/\r\n  y>\r\nList-Help: \r\n <x> \r\n\r\nbody";
+            b"X-Note: a\r\n b\r\nbase: <URL:http://x/\r\n  y>\r\nList-Help: \r\n <x> \r\n\r\nbody";
         let block = parse(raw, 0..raw.len(), 1000);
         // Fields the analysis does not read are counted, not kept.
         assert_eq!(

@@ -17,7 +17,8 @@
 //!   (optional: for a message of an mbox
 //!   file that does not start the file, the 0-based byte offset of its `From ` line in the
 //!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `message_id`,
-//!   `complete` (false when a limit cut the analysis, see [`Report::complete`]), `entities`
+//!   `complete` (false when a limit cut the analysis, see [`Report::complete`]), `summary`
+//!   (the root message's `Subject`, `From`, `Date` and `Message-ID`: [`Summary`]), `entities`
 //!   ([`EntityRecord`]), `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
 //! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `path_bytes` and
 //!   `offset` (optional, as above) and the fields of [`UrlRecord`].
@@ -53,6 +54,7 @@
 //! })?;
 //! let expected = serde_json::json!({
 //!   "type": "message", "path": "m.eml", "message_id": null, "complete": true,
+//!   "summary": {"subject": null, "from": null, "date": null, "message_id": null},
 //!   "entities": [{
 //!     "part": "HEADER", "kind": "message", "parent": null, "content_type": "text/html",
 //!     "header": {"start": 0, "end": 44}, "body": {"start": 45, "end": 57}, "decoded_from": null,
@@ -74,6 +76,10 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
+//! An encapsulated message (a message entity other than the root) has a `"summary"` field of
+//! its own, as the report's; the root's is the report's, and body parts have none (the field
+//! is left out).
+//!
 //! An entity whose body was read for links has a `"document"` field ([`Document`]: what it
 //! was read as, `html`, `svg` or `text`; why, `media_type` or `file_name`; and whether it is
 //! an attachment); other entities have none. A URL record's `"source"` says where the URL was
@@ -89,7 +95,11 @@
 //! is `cid`, `mid` or `content-location`, and the [`target`](crate::target) module says how
 //! each is matched); a URL naming none has no `"target"` field (it is left out rather than
 //! written `null`, so that records of messages without such URLs stay as they were; a
-//! reader treats a missing field as none). A diagnostic is
+//! reader treats a missing field as none). The URL of a `<base href>` or base header field
+//! that does not set the base it would has an `"ignored"` field saying why ([`BaseIgnored`]:
+//! `"not_first"`, `"in_template"`, `"foreign_content"`, `"unusable"`, `"duplicate"`,
+//! `"overridden_by:header:Content-Base"`, `"not_in_profile"`); every other record has none,
+//! left out as `target` is. A diagnostic is
 //! `{"part": "1", "kind": "missing_close_delimiter", "message": "…"}` ([`DiagnosticKind`]
 //! gives every `kind`).
 //!
@@ -128,7 +138,7 @@ mod url;
 pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Format, ScanErrorKind, ScanLine, Source};
-pub use url::{Resolution, Target, Unresolved, UrlRecord, UrlSource};
+pub use url::{BaseIgnored, Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 /// Serialized as a string, e.g. `"2.1"`.
@@ -297,6 +307,44 @@ pub struct EntityRecord {
     /// image, an application type not named as a document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<Document>,
+    /// For an encapsulated message (a message entity other than the root): its [`Summary`].
+    /// `None` (left out of the JSON) for a body part, and for the root, whose summary is the
+    /// report's ([`Report::summary`], [`Report::summary_of`]).
+    /// Boxed: most entities are body parts, and the record stays small without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Box<Summary>>,
+}
+
+/// What a mail client shows at the top of a message: its `Subject`, `From`, `Date` and
+/// `Message-ID` fields (RFC 5322 §3.6.5, §3.6.2, §3.6.1, §3.6.4), so that a report names the
+/// message it is about.
+///
+/// Serialized as `{"subject": …, "from": …, "date": …, "message_id": …}`, every key always
+/// written: a string, or `null` when the message has no such field (a field that is present
+/// but empty is `""`). Of a field given more than once, the first counts, as mail clients show
+/// it.
+///
+/// Every value is the field's unfolded value (RFC 5322 §2.2.3), trimmed; bytes that are not
+/// UTF-8 are U+FFFD. `subject` and `from` have their RFC 2047 encoded-words decoded (§5 allows
+/// them in unstructured text and in the display name of an address); `from` is otherwise as
+/// written, not parsed into addresses, so that a display name that looks like an address
+/// (`"service@bank.example" <x@evil.example>`) is shown as the sender wrote it. `date` and
+/// `message_id` are as written (no encoded-words belong there): a reader that wants a
+/// timestamp parses `date` by RFC 5322 §3.3.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Summary {
+    /// `Subject`, encoded-words decoded.
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// `From`, encoded-words decoded.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// `Date`, as written.
+    #[serde(default)]
+    pub date: Option<String>,
+    /// `Message-ID`, angle brackets kept as written.
+    #[serde(default)]
+    pub message_id: Option<String>,
 }
 
 /// What a part's body is read as to find the links a reader reaches in it, and why.
@@ -488,6 +536,11 @@ pub struct Report {
     /// field is taken as incomplete.
     #[serde(default)]
     pub complete: bool,
+    /// The root message's [`Summary`]: its `Subject`, `From`, `Date` and `Message-ID`
+    /// (`message_id` is [`Report::message_id`] again, so that the summary is whole). A report
+    /// read from JSON that lacks the field has a summary of nothing.
+    #[serde(default)]
+    pub summary: Summary,
     /// Every entity, in document order.
     pub entities: Vec<EntityRecord>,
     /// Every URL, in document order of entities; within one entity header URLs first, then
@@ -495,6 +548,21 @@ pub struct Report {
     pub urls: Vec<UrlRecord>,
     /// Every problem found, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// The [`Summary`] of the message entity `part`: [`Report::summary`] for the root, the
+    /// entity's own for an encapsulated message; `None` for a body part or a part the report
+    /// does not hold.
+    pub fn summary_of(&self, part: &PartId) -> Option<&Summary> {
+        if part.as_str() == "HEADER" {
+            return Some(&self.summary);
+        }
+        self.entities
+            .iter()
+            .find(|entity| entity.part == *part)
+            .and_then(|entity| entity.summary.as_deref())
+    }
 }
 
 /// One line of `inspect --json`: a whole message (see the [module docs](crate::report)).

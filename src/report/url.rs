@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{BaseRecord, ByteRange, PartId};
-use crate::vocab::{FieldName, Resolver, TargetMatch};
+use crate::vocab::{BaseSource, FieldName, Resolver, TargetMatch};
 
 /// How a URL was resolved, or why it was not: what a [`UrlRecord`] says of its reference.
 ///
@@ -258,6 +258,10 @@ pub struct UrlRecord {
     /// The entity of the same message that the URL names, and how it was matched
     /// ([`cid:`, `mid:` or `Content-Location`](crate::target)); `None` when it names none.
     pub target: Option<Target>,
+    /// For the URL of a `<base href>` or of a base header field (`Base`, `Content-Base`,
+    /// `Content-Location`) that does not set the base it would set: why
+    /// ([`BaseIgnored`]). `None` for every other URL, and for the base URLs that do apply.
+    pub ignored: Option<BaseIgnored>,
 }
 
 impl Serialize for UrlRecord {
@@ -294,6 +298,9 @@ impl Serialize for UrlRecord {
         if let Some(target) = &self.target {
             map.serialize_entry("target", target)?;
         }
+        if let Some(ignored) = &self.ignored {
+            map.serialize_entry("ignored", ignored)?;
+        }
         map.end()
     }
 }
@@ -324,6 +331,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
             resolver: Resolver,
             #[serde(default)]
             target: Option<Target>,
+            #[serde(default)]
+            ignored: Option<BaseIgnored>,
         }
         let wire = Wire::deserialize(deserializer)?;
         let source = if let Some(name) = wire.source.strip_prefix("header:") {
@@ -387,6 +396,7 @@ impl<'de> Deserialize<'de> for UrlRecord {
             base: Arc::new(wire.base),
             resolver: wire.resolver,
             target: wire.target,
+            ignored: wire.ignored,
         })
     }
 }
@@ -420,4 +430,110 @@ pub struct Target {
     pub part: PartId,
     /// How the URL was matched to it.
     pub by: TargetMatch,
+}
+
+/// Why a base URL found in the message does not set the base it would set: the `"ignored"`
+/// field of the URL record of a `<base href>` (`html:base@href`, `svg:base@href`) or of a base
+/// header field (`header:Base`, `header:Content-Base`, `header:Content-Location`). The URL is
+/// still reported and resolved like any other; only its part in
+/// [base precedence](crate#base-precedence) is passed over. A base that applies has no such
+/// field, so a reader sees at once which of several candidates decided the links.
+///
+/// Serialized as a string: the snake-case name of the variant (`"not_first"`), and for
+/// [`OverriddenBy`](Self::OverriddenBy) `overridden_by:` followed by the [`BaseSource`] that
+/// won (`"overridden_by:header:Content-Base"`).
+///
+/// When several reasons hold, the one given is the first rule of base precedence that passes
+/// the URL over: for a `<base href>`, being inside `<template>`, then being in foreign
+/// content, then not being the first; for a header field, the [`Profile`](crate::Profile),
+/// then a field of higher precedence that set the base, then being a repeated field, then
+/// its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BaseIgnored {
+    /// `not_first`: a `<base href>` after the first one of its document (in the HTML namespace,
+    /// outside `<template>`); only the first sets the document's base (the HTML Standard's
+    /// [frozen base URL](https://html.spec.whatwg.org/multipage/semantics.html#frozen-base-url)).
+    NotFirst,
+    /// `in_template`: a `<base href>` inside `<template>`, whose content is not part of the
+    /// document (HTML Standard, the [`template`](https://html.spec.whatwg.org/multipage/scripting.html#the-template-element)
+    /// element's template contents).
+    InTemplate,
+    /// `foreign_content`: a `<base>` that the HTML parser puts in the SVG or MathML namespace
+    /// (inside `<svg>` or `<math>`, outside an HTML integration point): it is not an HTML
+    /// `base` element, and so sets no base (HTML Standard, the rules for
+    /// [parsing tokens in foreign content](https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign)).
+    ForeignContent,
+    /// `unusable`: the first `<base href>`, or a base header field that would set the base,
+    /// whose value cannot be a base: relative with nothing to resolve it against, refused by
+    /// the resolver, or (`<base href>`) a `data:` or `javascript:` URL. A diagnostic of the
+    /// entity says which; the next rule of base precedence applies instead.
+    Unusable,
+    /// `duplicate`: a base header field given again in the same header (RFC 1808 §3.1 and
+    /// RFC 2110 allow one); the first of that name counts, usable or not.
+    Duplicate,
+    /// `overridden_by:<source>`: a base header field of lower precedence than the one that set
+    /// the entity's base (`Base`, then `Content-Base`, then `Content-Location` in the default
+    /// [`Profile`](crate::Profile)), which the variant names.
+    OverriddenBy(BaseSource),
+    /// `not_in_profile`: a base header field that the [`Profile`](crate::Profile) in use does
+    /// not take as a base (`Content-Base` and `Content-Location` with `rfc1808`, `Base` with
+    /// `mhtml`).
+    NotInProfile,
+}
+
+impl BaseIgnored {
+    /// The prefix of [`BaseIgnored::OverriddenBy`]'s serialized form.
+    const OVERRIDDEN_BY: &'static str = "overridden_by:";
+}
+
+impl fmt::Display for BaseIgnored {
+    /// The serialized form, `not_first` or `overridden_by:header:Base`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BaseIgnored::NotFirst => f.write_str("not_first"),
+            BaseIgnored::InTemplate => f.write_str("in_template"),
+            BaseIgnored::ForeignContent => f.write_str("foreign_content"),
+            BaseIgnored::Unusable => f.write_str("unusable"),
+            BaseIgnored::Duplicate => f.write_str("duplicate"),
+            BaseIgnored::OverriddenBy(source) => write!(f, "{}{source}", Self::OVERRIDDEN_BY),
+            BaseIgnored::NotInProfile => f.write_str("not_in_profile"),
+        }
+    }
+}
+
+impl std::str::FromStr for BaseIgnored {
+    type Err = String;
+
+    /// Reads the serialized form that [`Display`](fmt::Display) writes.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text {
+            "not_first" => BaseIgnored::NotFirst,
+            "in_template" => BaseIgnored::InTemplate,
+            "foreign_content" => BaseIgnored::ForeignContent,
+            "unusable" => BaseIgnored::Unusable,
+            "duplicate" => BaseIgnored::Duplicate,
+            "not_in_profile" => BaseIgnored::NotInProfile,
+            _ => {
+                let source = text
+                    .strip_prefix(Self::OVERRIDDEN_BY)
+                    .and_then(|name| BaseSource::ALL.into_iter().find(|s| s.as_str() == name))
+                    .ok_or_else(|| format!("not a reason a base is ignored: \"{text}\""))?;
+                BaseIgnored::OverriddenBy(source)
+            }
+        })
+    }
+}
+
+impl Serialize for BaseIgnored {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for BaseIgnored {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(de::Error::custom)
+    }
 }

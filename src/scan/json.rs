@@ -15,8 +15,8 @@
 use serde::Serialize;
 
 use crate::report::{
-    BaseRecord, ByteRange, EntityRecord, PartId, Report, Resolution, ScanLine, Source, UrlRecord,
-    UrlSource,
+    BaseRecord, ByteRange, EntityRecord, PartId, Report, Resolution, ScanLine, Source, Summary,
+    UrlRecord, UrlSource,
 };
 
 impl ScanLine<'_> {
@@ -36,6 +36,9 @@ impl ScanLine<'_> {
     /// assert_eq!(out, serde_json::to_vec(&line)?);
     /// # Ok::<(), serde_json::Error>(())
     /// ```
+    // Kept out of its callers: inlined into the scan engine's loop, it crowds the instruction
+    // cache of the code around it.
+    #[inline(never)]
     pub fn write_json(&self, out: &mut Vec<u8>) {
         match self {
             ScanLine::Message { source, report } => message_line(source, report, out),
@@ -74,6 +77,8 @@ fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
     } else {
         b",\"complete\":false"
     });
+    out.extend_from_slice(b",\"summary\":");
+    summary(&report.summary, out);
     out.extend_from_slice(b",\"entities\":[");
     for (i, entity) in report.entities.iter().enumerate() {
         if i > 0 {
@@ -123,6 +128,22 @@ fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
             b",\"attachment\":false}"
         });
     }
+    if let Some(entity_summary) = &entity.summary {
+        out.extend_from_slice(b",\"summary\":");
+        summary(entity_summary, out);
+    }
+    out.push(b'}');
+}
+
+fn summary(summary: &Summary, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"subject\":");
+    optional_string(summary.subject.as_deref(), out);
+    out.extend_from_slice(b",\"from\":");
+    optional_string(summary.from.as_deref(), out);
+    out.extend_from_slice(b",\"date\":");
+    optional_string(summary.date.as_deref(), out);
+    out.extend_from_slice(b",\"message_id\":");
+    optional_string(summary.message_id.as_deref(), out);
     out.push(b'}');
 }
 
@@ -206,6 +227,10 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     if let Some(target) = &url.target {
         out.extend_from_slice(b",\"target\":");
         serialized(target, out);
+    }
+    if let Some(ignored) = &url.ignored {
+        out.extend_from_slice(b",\"ignored\":");
+        serialized(ignored, out);
     }
     out.push(b'}');
 }
@@ -291,15 +316,33 @@ mod tests {
     #[test]
     fn writes_what_serde_writes() {
         let message = "Content-Base: http://b.example/d\u{e9}j\u{e0}/\r\n\
+            Content-Location: overridden.html\r\n\
+            Subject: =?utf-8?q?a_=22quoted=22_tab=09?=\r\nFrom: x@y\r\n\
             Content-Type: multipart/related; boundary=x\r\n\r\n\
             --x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n\
-            <base href=\"http://h.example/\">\
+            <base href=\"http://h.example/\"><base href=\"http://second.example/\">\
             <a href=\"q&quot;uote\\back&#9;tab&#1;one\">a</a><img src=\"cid:pic@x\">\
             <a href=\"http://exa mple/\">bad</a><my-element style=\"background:url(&quot;s.png)\">\r\n\
-            --x\r\nContent-Type: image/png\r\nContent-ID: <pic@x>\r\n\r\nPNG\r\n--x\r\n";
+            --x\r\nContent-Type: image/png\r\nContent-ID: <pic@x>\r\n\r\nPNG\r\n\
+            --x\r\nContent-Type: message/rfc822\r\n\r\nDate: today\r\n\r\nhi\r\n--x\r\n";
         for resolver in [Resolver::Rfc1808, Resolver::Whatwg] {
             let report = analyze(message.as_bytes(), &Options::new().with_resolver(resolver));
             assert!(report.urls.iter().any(|url| url.target.is_some()));
+            assert_eq!(
+                report
+                    .urls
+                    .iter()
+                    .filter(|url| url.ignored.is_some())
+                    .count(),
+                2
+            );
+            assert!(report.summary.subject.as_deref().unwrap().contains('"'));
+            assert!(
+                report
+                    .entities
+                    .iter()
+                    .any(|entity| entity.summary.is_some())
+            );
             assert!(!report.diagnostics.is_empty());
             if resolver == Resolver::Whatwg {
                 assert!(

@@ -7,9 +7,10 @@
 //! `"type"` field, [`ScanLine`]:
 //!
 //! - `"type": "message"`: one message was analyzed. The [`Source`] fields say where it was
-//!   read from, then come the [`Report`](crate::Report)'s `message_id`, `complete`,
-//!   `entities`, `urls` and `diagnostics`, as in `inspect --json` ([`report`](crate::report)
-//!   documents them). A broken message is still a `message` line: what is wrong with it is in
+//!   read from, then come the [`Report`](crate::Report)'s `message_id`, `complete`, `summary`
+//!   (`subject`, `from`, `date`, `message_id`: [`Summary`](crate::Summary), so that an index
+//!   can show what message a line is about), `entities`, `urls` and `diagnostics`, as in
+//!   `inspect --json` ([`report`](crate::report) documents them). A broken message is still a `message` line: what is wrong with it is in
 //!   its `diagnostics`.
 //! - `"type": "error"`: an input that yields no analysis: a path that could not be read, a
 //!   message over the size limit. The [`Source`] fields (as far as they are known), a `kind`

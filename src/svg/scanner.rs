@@ -18,7 +18,7 @@ use super::syntax::{
     normalize_attribute, normalize_without_dtd, reference,
 };
 use super::{Budget, MAX_DEPTH, Stop, StopReason, SvgScan, SvgValue, ValueText};
-use crate::html::{HTTP_EQUIV, HtmlScan, HtmlUrl, UrlKind, for_each_url};
+use crate::html::{BaseHref, HTTP_EQUIV, HtmlScan, HtmlUrl, UrlKind, for_each_url};
 use crate::report::ByteRange;
 use crate::vocab::element;
 
@@ -639,19 +639,24 @@ impl<'t> Scanner<'t> {
         if kept.is_empty() {
             return;
         }
-        let is_base = element_ns == Ns::Xhtml && local == "base" && self.templates == 0;
+        // Only an XHTML `base` keeps an `href` (the SVG names hold none on `base`).
+        let is_base = element_ns == Ns::Xhtml && local == "base";
         let tag = element(local.as_bytes());
         for kept in kept {
             if kept.kind == UrlKind::Refresh && !is_refresh {
                 continue;
             }
-            let is_base_candidate = is_base && kept.name == "href";
-            self.attribute_urls(tag.clone(), &kept, is_base_candidate);
+            let base_href = match (is_base && kept.name == "href", self.templates) {
+                (false, _) => BaseHref::No,
+                (true, 0) => BaseHref::Candidate,
+                (true, _) => BaseHref::InTemplate,
+            };
+            self.attribute_urls(tag.clone(), &kept, base_href);
         }
     }
 
     /// Records the URLs of one attribute value.
-    fn attribute_urls(&mut self, tag: Cow<'static, str>, kept: &Kept<'_>, is_base_candidate: bool) {
+    fn attribute_urls(&mut self, tag: Cow<'static, str>, kept: &Kept<'_>, base_href: BaseHref) {
         let exact = match &kept.place {
             Ok(range) if !kept.raw.contains(['&', '\r']) => Some(range.clone()),
             _ => None,
@@ -686,7 +691,7 @@ impl<'t> Scanner<'t> {
                 Some(kept.name),
                 range,
                 &reference,
-                is_base_candidate,
+                base_href,
                 kept.kind,
                 Some(whole),
             );
@@ -740,7 +745,7 @@ impl<'t> Scanner<'t> {
                 None,
                 range,
                 &reference,
-                false,
+                BaseHref::No,
                 UrlKind::StyleElement,
                 value,
             );
@@ -762,7 +767,7 @@ impl<'t> Scanner<'t> {
         };
         // With no DTD here, the document's entities do not apply.
         let dtd = std::mem::take(&mut self.dtd);
-        self.attribute_urls(element(b"xml-stylesheet"), &kept, false);
+        self.attribute_urls(element(b"xml-stylesheet"), &kept, BaseHref::No);
         self.dtd = dtd;
     }
 

@@ -28,6 +28,15 @@ fn inspect_on_real_message_shows_html_base() {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(format!("== {CNN}").as_str()));
     assert_eq!(lines.next(), Some("HEADER  text/html"));
+    // The summary: the message's fields as written (none is encoded).
+    for line in [
+        "  Subject  U.S. to file piracy complaint against China",
+        "  From  \"CNNMoney.com Alerts\" <cnnalerts@mail.cnn.com>",
+        "  Date  Mon, 9 Apr 2007 14:05:08 -0400",
+        "  Message-ID  <5pu1v2$8dt81d@cnnimail33.turner.com>",
+    ] {
+        assert_eq!(lines.next(), Some(line));
+    }
     assert_eq!(
         lines.next(),
         Some("  base  http://money.cnn.com/  (html:base)")
@@ -994,39 +1003,140 @@ fn urls_and_inspect_read_directories_and_maildirs() {
 /// as the records of `urls --json` (the oracle here), empty where a record has none.
 #[test]
 fn urls_fields_are_the_json_records_columns() {
-    let sample = root().join("samples/html-mail-inline-images.eml");
-    let sample = sample.to_str().unwrap();
-    let columns = "path,offset,part,source,reference,resolved,unresolved,error,base,base_source,resolver,target,target_by";
-    let tsv = mimebase(&["urls", "--fields", columns, sample], b"");
-    assert_eq!(tsv.status.code(), Some(0), "{}", stderr(&tsv));
-    let records = json_lines(&mimebase(&["urls", "--json", sample], b""));
-    let printed = stdout(&tsv);
-    let lines: Vec<&str> = printed.lines().collect();
-    assert_eq!(lines.len(), records.len());
+    let columns = "path,offset,part,source,reference,resolved,unresolved,error,base,base_source,resolver,target,target_by,ignored";
     let text = |value: &serde_json::Value| match value {
         serde_json::Value::Null => String::new(),
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    for (line, record) in lines.iter().zip(&records) {
-        let expected = [
-            text(&record["path"]),
-            text(&record["offset"]),
-            text(&record["part"]),
-            text(&record["source"]),
-            text(&record["reference"]),
-            text(&record["resolved"]),
-            text(&record["unresolved"]),
-            text(&record["error"]),
-            text(&record["base"]["url"]),
-            text(&record["base"]["source"]),
-            text(&record["resolver"]),
-            text(&record["target"]["part"]),
-            text(&record["target"]["by"]),
-        ];
-        assert_eq!(line.split('\t').collect::<Vec<_>>(), expected, "{line}");
+    let mut all = Vec::new();
+    for name in ["html-mail-inline-images.eml", "base-after-links.eml"] {
+        let sample = root().join("samples").join(name);
+        let sample = sample.to_str().unwrap();
+        let tsv = mimebase(&["urls", "--fields", columns, sample], b"");
+        assert_eq!(tsv.status.code(), Some(0), "{}", stderr(&tsv));
+        let records = json_lines(&mimebase(&["urls", "--json", sample], b""));
+        let printed = stdout(&tsv);
+        let lines: Vec<&str> = printed.lines().collect();
+        assert_eq!(lines.len(), records.len());
+        for (line, record) in lines.iter().zip(&records) {
+            let expected = [
+                text(&record["path"]),
+                text(&record["offset"]),
+                text(&record["part"]),
+                text(&record["source"]),
+                text(&record["reference"]),
+                text(&record["resolved"]),
+                text(&record["unresolved"]),
+                text(&record["error"]),
+                text(&record["base"]["url"]),
+                text(&record["base"]["source"]),
+                text(&record["resolver"]),
+                text(&record["target"]["part"]),
+                text(&record["target"]["by"]),
+                text(&record["ignored"]),
+            ];
+            assert_eq!(line.split('\t').collect::<Vec<_>>(), expected, "{line}");
+        }
+        all.extend(records);
     }
-    assert!(records.iter().any(|r| r["target"]["by"] == "cid"));
+    assert!(all.iter().any(|r| r["target"]["by"] == "cid"));
+    assert!(all.iter().any(|r| r["ignored"] == "not_first"));
+    let sample = root().join("samples/html-mail-inline-images.eml");
+    let sample = sample.to_str().unwrap();
     let refused = mimebase(&["urls", "--fields", "part", "--json", sample], b"");
     assert_eq!(refused.status.code(), Some(2));
+}
+
+/// `inspect` says of each base that does not apply that it is ignored, and why; `--json`
+/// gives the reason.
+#[test]
+fn inspect_shows_the_ignored_bases() {
+    let message = "Content-Base: http://cb.example/\n\
+        Content-Location: http://cl.example/\n\
+        Content-Type: text/html\n\n\
+        <base href=\"http://one.example/\"><base href=\"http://two.example/\">\n";
+    let output = mimebase(&["inspect"], message.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(
+            &"  header:Content-Location  http://cl.example/  ->  http://cl.example/  (ignored: Content-Base takes precedence)"
+        ),
+        "{text}"
+    );
+    assert!(
+        lines.contains(
+            &"  html:base@href  http://two.example/  ->  http://two.example/  (ignored: not the first <base href>)"
+        ),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"  html:base@href  http://one.example/  ->  http://one.example/"),
+        "{text}"
+    );
+    let json = json_lines(&mimebase(&["inspect", "--json"], message.as_bytes()));
+    let ignored: Vec<_> = json[0]["urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|url| url["ignored"].as_str())
+        .collect();
+    assert_eq!(
+        ignored,
+        [
+            None,
+            Some("overridden_by:header:Content-Base"),
+            None,
+            Some("not_first")
+        ]
+    );
+}
+
+/// `inspect` starts each message with its summary, RFC 2047 decoded and escaped as all text
+/// output is (a Subject that decodes to a terminal escape and a bidi override shows them as
+/// escapes), `(none)` for a missing field; `--json` has the `summary` object, `null` there.
+#[test]
+fn inspect_shows_the_summary_decoded_and_escaped() {
+    let message = "Subject: =?utf-8?q?pay=1B]0;x=07_now=E2=80=AE?=\n\
+        From: =?utf-8?q?Bank?= <a@b.example>\n\
+        Content-Type: message/rfc822\n\n\
+        Subject: inner\nMessage-ID: <in@x>\n\nbody\n";
+    let output = mimebase(&["inspect"], message.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "HEADER  message/rfc822",
+            "  Subject  pay\\x1b]0;x\\x07 now\\u{202e}",
+            "  From  Bank <a@b.example>",
+            "  Date  (none)",
+            "  Message-ID  (none)",
+            "  base  none",
+            "  1.HEADER  text/plain",
+            "    Subject  inner",
+            "    From  (none)",
+            "    Date  (none)",
+            "    Message-ID  <in@x>",
+            "    base  none",
+        ]
+    );
+    let json = json_lines(&mimebase(&["inspect", "--json"], message.as_bytes()));
+    assert_eq!(
+        json[0]["summary"],
+        serde_json::json!({
+            "subject": "pay\u{1b}]0;x\u{7} now\u{202e}",
+            "from": "Bank <a@b.example>",
+            "date": null,
+            "message_id": null,
+        })
+    );
+    assert_eq!(
+        json[0]["entities"][1]["summary"],
+        serde_json::json!({"subject": "inner", "from": null, "date": null, "message_id": "<in@x>"})
+    );
+    assert_eq!(json[0]["entities"][0].get("summary"), None);
 }

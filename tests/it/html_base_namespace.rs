@@ -14,7 +14,7 @@
 //! [MathML text integration point]: https://html.spec.whatwg.org/multipage/parsing.html#mathml-text-integration-point
 //! [parsing tokens in foreign content]: https://html.spec.whatwg.org/multipage/parsing.html#parsing-main-inforeign
 
-use mimebase::{BaseSource, Options, analyze};
+use mimebase::{BaseIgnored, BaseSource, Options, analyze};
 
 /// Where `{B}` stands in a document.
 const BASE: &str = r#"<base href="http://html.example/">"#;
@@ -294,6 +294,27 @@ fn takes_the_base(document: &str) -> bool {
     );
     let report = analyze(message.as_bytes(), &Options::new());
     let base = &report.entities[0].base;
+    // The `<base href>`'s own record says whether it applies, and if not, why.
+    let ignored = report
+        .urls
+        .iter()
+        .find(|u| u.reference == "http://html.example/")
+        .map(|u| u.ignored)
+        .unwrap_or_else(|| panic!("{document}: no record of the <base href>"));
+    let expected_reasons: &[Option<BaseIgnored>] = if base.source == BaseSource::HtmlBase {
+        &[None]
+    } else if document.contains("<template>") {
+        &[
+            Some(BaseIgnored::InTemplate),
+            Some(BaseIgnored::ForeignContent),
+        ]
+    } else {
+        &[Some(BaseIgnored::ForeignContent)]
+    };
+    assert!(
+        expected_reasons.contains(&ignored),
+        "{document}: ignored {ignored:?}"
+    );
     let resolved_x = report
         .urls
         .iter()

@@ -36,6 +36,7 @@ mod golden;
 mod help;
 mod html_base_namespace;
 mod html_urls;
+mod ignored_bases;
 mod layout;
 mod lenient;
 mod mail_parser_diff;

@@ -1,12 +1,14 @@
 /* dump [-o NAME=VALUE]... FILE...: analyzes each file as one message and prints two lines per
  * file: the report's JSON record as the library returns it, then the report as its accessors
- * give it ({"complete":…,"entities":[…],"urls":[…]}), so that the test compares both with
+ * give it ({"complete":…,"entities":[…],"urls":[…]}: each URL with its `ignored` reason after
+ * its fields, each entity with its summary, four nulls for a body part), so that the test
+ * compares both with
  * `mimebase scan`. Checks the accessors' contracts on the way (counts, index out of range,
  * "none" strings), and frees each message before reading its report: the report holds its
  * own copies, so under valgrind a report that pointed into the message would show. */
 #include "common.h"
 
-static void print_url(FILE *out, const mimebase_url *url) {
+static void print_url(FILE *out, const mimebase_url *url, mimebase_str ignored) {
     const mimebase_str fields[] = {url->part, url->source, url->reference, url->resolved,
                                    url->unresolved, url->base, url->base_source,
                                    url->target_part};
@@ -15,10 +17,13 @@ static void print_url(FILE *out, const mimebase_url *url) {
         print_json_string(out, fields[i]);
         fputc(',', out);
     }
-    fprintf(out, "%d,%d]", url->base_decided, url->is_image);
+    fprintf(out, "%d,%d,", url->base_decided, url->is_image);
+    print_json_string(out, ignored);
+    fputc(']', out);
 }
 
-static void print_entity(FILE *out, const mimebase_entity *entity) {
+static void print_entity(FILE *out, const mimebase_entity *entity,
+                         const mimebase_summary *summary) {
     const mimebase_str fields[] = {entity->part, entity->kind, entity->parent,
                                    entity->content_type, entity->base, entity->base_source,
                                    entity->header_base, entity->header_base_source,
@@ -28,7 +33,14 @@ static void print_entity(FILE *out, const mimebase_entity *entity) {
         print_json_string(out, fields[i]);
         fputc(',', out);
     }
-    fprintf(out, "%d]", entity->attachment);
+    fprintf(out, "%d", entity->attachment);
+    const mimebase_str said[] = {summary->subject, summary->from, summary->date,
+                                 summary->message_id};
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+        fputc(',', out);
+        print_json_string(out, said[i]);
+    }
+    fputc(']', out);
 }
 
 static void dump(const char *path, const mimebase_options *options) {
@@ -70,9 +82,16 @@ static void dump(const char *path, const mimebase_options *options) {
         CHECK(is_none(entity.base) || !str_eq(entity.base_source, "attachment"));
         CHECK(is_none(entity.document_kind) == is_none(entity.document_by));
         CHECK(entity.attachment == 0 || entity.attachment == 1);
+        /* A summary for the root and each encapsulated message, none for a body part. */
+        mimebase_summary summary;
+        summary.subject.ptr = "x";
+        mimebase_status said = mimebase_report_summary(report, i, &summary);
+        CHECK(said == (str_eq(entity.kind, "message") ? MIMEBASE_OK : MIMEBASE_ERROR_INVALID));
+        if (said != MIMEBASE_OK)
+            CHECK(is_none(summary.subject) && is_none(summary.message_id));
         if (i > 0)
             putchar(',');
-        print_entity(stdout, &entity);
+        print_entity(stdout, &entity, &summary);
     }
     printf("],\"urls\":[");
     size_t urls = mimebase_report_url_count(report);
@@ -88,9 +107,15 @@ static void dump(const char *path, const mimebase_options *options) {
         CHECK(url.is_image == 0 || url.is_image == 1);
         /* A base decides only a resolved URL that had one. */
         CHECK(!url.base_decided || (!is_none(url.resolved) && !is_none(url.base)));
+        mimebase_str ignored = mimebase_report_url_ignored(report, i);
+        /* Only the URL of a base can be an ignored base. */
+        CHECK(is_none(ignored) || str_eq(url.source, "html:base@href") ||
+              str_eq(url.source, "svg:base@href") || str_eq(url.source, "header:Base") ||
+              str_eq(url.source, "header:Content-Base") ||
+              str_eq(url.source, "header:Content-Location"));
         if (i > 0)
             putchar(',');
-        print_url(stdout, &url);
+        print_url(stdout, &url, ignored);
     }
     printf("]}\n");
 
@@ -103,6 +128,12 @@ static void dump(const char *path, const mimebase_options *options) {
     entity.part.ptr = "x";
     CHECK(mimebase_report_entity(report, entities, &entity) == MIMEBASE_ERROR_INVALID);
     CHECK(is_none(entity.part) && entity.attachment == 0);
+    CHECK(is_none(mimebase_report_url_ignored(report, urls)));
+    mimebase_summary summary;
+    summary.from.ptr = "x";
+    CHECK(mimebase_report_summary(report, entities, &summary) == MIMEBASE_ERROR_INVALID);
+    CHECK(is_none(summary.from));
+    CHECK(mimebase_report_summary(report, 0, NULL) == MIMEBASE_ERROR_NULL);
 
     mimebase_report_free(report);
 }

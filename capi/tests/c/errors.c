@@ -139,6 +139,10 @@ static void analyze_errors(const unsigned char *message, size_t len) {
     CHECK(is_none(url.part));
     CHECK(mimebase_report_entity(NULL, 0, &entity) == MIMEBASE_ERROR_NULL);
     CHECK(is_none(entity.part));
+    CHECK(is_none(mimebase_report_url_ignored(NULL, 0)));
+    mimebase_summary summary;
+    CHECK(mimebase_report_summary(NULL, 0, &summary) == MIMEBASE_ERROR_NULL);
+    CHECK(is_none(summary.subject) && is_none(summary.from));
     mimebase_report_free(NULL);
 }
 
