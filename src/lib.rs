@@ -117,7 +117,7 @@ pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind, EntityRecord,
-    HtmlText, PartId, Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
+    HtmlText, LinkText, PartId, Report, Resolution, Target, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;

@@ -164,6 +164,17 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (the HTML Standard's [refresh state](https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh)).
 pub(crate) const HTTP_EQUIV: &str = "http-equiv";
 
+/// The attribute whose text stands for an image (`img`) or is the text of an image map's
+/// link (`area`): what a reader sees of a link without text.
+pub(super) const ALT: &str = "alt";
+
+/// The attribute a reader sees as a link's tooltip.
+pub(super) const TITLE: &str = "title";
+
+/// The attribute that hides an element ([the `hidden` attribute](https://html.spec.whatwg.org/multipage/interaction.html#the-hidden-attribute):
+/// `display: none`).
+pub(super) const HIDDEN: &str = "hidden";
+
 /// The attribute of `<iframe>` that holds a whole document (the HTML Standard's
 /// [`srcdoc`](https://html.spec.whatwg.org/multipage/iframe-embed-object.html#attr-iframe-srcdoc)),
 /// scanned in turn.

@@ -4,18 +4,21 @@
 //! and the reader that hands the tokenizer whole runs of text.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::convert::Infallible;
 use std::ops::Range;
 
 use html5gum::{Emitter, Error, Readable, Reader, State, StringReader};
 
-use super::attributes::{HTTP_EQUIV, SRCDOC, may_be_kept, url_attribute};
+use super::attributes::{ALT, HIDDEN, HTTP_EQUIV, SRCDOC, TITLE, may_be_kept, url_attribute};
+use super::link_text::{OpenLink, collapse};
 use super::microsyntax::for_each_url;
 use super::tree::{
     ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
     is_html_encoding, raw_text_end, text_state,
 };
 use super::{FetchAttribute, HtmlUrl, UrlKind};
+use crate::report::LinkText;
 use crate::vocab::element;
 
 /// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
@@ -29,7 +32,16 @@ use crate::vocab::element;
 /// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
 /// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
 /// values included, reads through html5gum's own reader, unchanged.
-pub(super) struct Input<'a>(pub(super) &'a [u8]);
+///
+/// Inside a link, whose text the scan collects ([`OpenLink`]), text is read by html5gum's own
+/// reader too (`exact` is set), so that the tokenizer decodes its character references and
+/// line breaks as the HTML Standard says.
+pub(super) struct Input<'a> {
+    /// What is left to read.
+    pub(super) bytes: &'a [u8],
+    /// True while the text read is collected: then every state reads as html5gum's reader.
+    pub(super) exact: &'a Cell<bool>,
+}
 
 impl Input<'_> {
     /// What the data and RCDATA states stop at (the HTML Standard's [data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state) and [RCDATA state](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state)), as
@@ -42,21 +54,21 @@ impl Reader for Input<'_> {
 
     #[inline(always)]
     fn read_byte(&mut self) -> Result<Option<u8>, Infallible> {
-        let Some((&byte, rest)) = self.0.split_first() else {
+        let Some((&byte, rest)) = self.bytes.split_first() else {
             return Ok(None);
         };
-        self.0 = rest;
+        self.bytes = rest;
         Ok(Some(byte))
     }
 
     #[inline(always)]
     fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Infallible> {
-        self.0
+        self.bytes
             .to_reader()
             .try_read_string(s, case_sensitive)
             .inspect(|&read| {
                 if read {
-                    self.0 = self.0.get(s.len()..).unwrap_or_default();
+                    self.bytes = self.bytes.get(s.len()..).unwrap_or_default();
                 }
             })
     }
@@ -67,18 +79,18 @@ impl Reader for Input<'_> {
         needle: &[u8],
         char_buf: &'b mut [u8; 4],
     ) -> Result<Option<&'b [u8]>, Infallible> {
-        if self.0.is_empty() {
+        if self.bytes.is_empty() {
             return Ok(None);
         }
-        let length = if needle == Self::TEXT_STOPS {
+        let length = if needle == Self::TEXT_STOPS && !self.exact.get() {
             // At least one byte: a `<` alone when it comes first.
-            memchr::memchr(b'<', self.0).map_or(self.0.len(), |at| at.max(1))
+            memchr::memchr(b'<', self.bytes).map_or(self.bytes.len(), |at| at.max(1))
         } else {
-            let mut inner: StringReader<'_> = self.0.to_reader();
+            let mut inner: StringReader<'_> = self.bytes.to_reader();
             inner.read_until(needle, char_buf)?.map_or(0, <[u8]>::len)
         };
-        let (chunk, rest) = self.0.split_at(length.min(self.0.len()));
-        self.0 = rest;
+        let (chunk, rest) = self.bytes.split_at(length.min(self.bytes.len()));
+        self.bytes = rest;
         Ok(Some(chunk))
     }
 }
@@ -86,9 +98,10 @@ impl Reader for Input<'_> {
 /// One attribute of the current start tag that the scan keeps.
 #[derive(Debug)]
 struct KeptAttribute {
-    /// Its name; [`HTTP_EQUIV`], [`ENCODING`] or a name of [`URL_ATTRIBUTES`].
+    /// Its name; [`HTTP_EQUIV`], [`ENCODING`], [`ALT`], [`TITLE`], [`HIDDEN`] or a name of
+    /// [`URL_ATTRIBUTES`](super::attributes::URL_ATTRIBUTES).
     name: &'static str,
-    /// How its value is read; `None` for `http-equiv` and `encoding`.
+    /// How its value is read; `None` for the attributes that hold no URL.
     kind: Option<UrlKind>,
     /// The raw value's bytes in the text (quotes excluded); `None` for an attribute without a
     /// value (`<a href>`), which holds no URL.
@@ -159,6 +172,8 @@ pub(super) struct ScanState {
     fetch_names: Vec<Range<usize>>,
     /// The fetch attributes of start tags with recorded URLs.
     pub(super) fetch_attributes: Vec<FetchAttribute>,
+    /// The `a` element whose text is being collected, from its start tag to its end.
+    link: Option<OpenLink>,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -167,6 +182,8 @@ pub(super) struct UrlEmitter<'a> {
     pub(super) text: &'a str,
     /// What the scan keeps between calls, and what it found.
     pub(super) state: &'a mut ScanState,
+    /// Shared with the [`Input`]: set while a link is open, whose text must be read exactly.
+    pub(super) exact: &'a Cell<bool>,
 }
 
 impl ScanState {
@@ -208,6 +225,10 @@ impl ScanState {
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
+        // `alt`, `title` and `hidden`, spelt out in `note_text_attribute`.
+        if matches!(self.attribute.len(), 3 | 5 | 6) {
+            self.note_text_attribute(value_start, text);
+        }
         if self.tree.in_foreign_content() {
             self.note_tree_attribute(value_start, text);
         }
@@ -247,6 +268,22 @@ impl ScanState {
             }
             _ => {}
         }
+    }
+
+    /// Keeps the current attribute when it is one that what a reader sees of a link depends on:
+    /// the `title` of an `a` or `area`, the `alt` of an `area` or of an `img` inside a link, a
+    /// `hidden` attribute inside a link.
+    #[inline(never)]
+    fn note_text_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        let in_link = self.link.is_some();
+        let name = match (&self.attribute[..], &self.tag[..]) {
+            (b"title", b"a" | b"area") => TITLE,
+            (b"alt", b"area") => ALT,
+            (b"alt", b"img" | b"image") if in_link => ALT,
+            (b"hidden", _) if in_link => HIDDEN,
+            _ => return,
+        };
+        self.keep(name, None, value_start, text);
     }
 
     /// Adds the current attribute to `kept` when the scan keeps it (see
@@ -407,6 +444,7 @@ impl ScanState {
                     kind,
                     value: Some(raw.clone().into()),
                     document: 0,
+                    link: None,
                 });
             });
         }
@@ -454,6 +492,73 @@ impl ScanState {
         self.srcdocs.push(FoundSrcdoc { raw, decoded });
     }
 
+    /// The value of the kept attribute `name` of the current tag when the tag has it (empty
+    /// for an attribute written without a value).
+    fn kept_value<'t>(&'t self, name: &str, text: &'t str) -> Option<Cow<'t, str>> {
+        let kept = self.kept.iter().find(|kept| kept.name == name)?;
+        Some(self.value(kept, text).unwrap_or_default())
+    }
+
+    /// What the current start tag, of an element in `namespace`, does to the link whose text
+    /// is being collected: it may end it, hide what follows, separate words, or add an
+    /// image's `alt`.
+    #[inline(never)]
+    fn link_start_tag(&mut self, text: &str, namespace: Namespace) {
+        let is_html = namespace == Namespace::Html;
+        let tag = element_name(&self.tag, namespace);
+        let hidden = self.kept.iter().any(|kept| kept.name == HIDDEN);
+        let alt = if is_html && tag == b"img" {
+            self.kept_value(ALT, text).map(Cow::into_owned)
+        } else {
+            None
+        };
+        let ends = self.link.as_mut().is_some_and(|link| {
+            link.start_tag(tag, is_html, self.self_closing, hidden, alt.as_deref())
+        });
+        if ends {
+            self.close_link();
+        }
+    }
+
+    /// Starts collecting the text of the `a` start tag just read, whose URLs are those of
+    /// `urls` from index `recorded` on; for an `area`, whose text is its `alt`, sets it at
+    /// once. Nothing when its `href` was not recorded.
+    #[inline(never)]
+    fn open_link(&mut self, text: &str, recorded: usize) {
+        let Some(at) = self
+            .urls
+            .get(recorded..)
+            .and_then(|urls| urls.iter().position(|url| url.attribute == Some("href")))
+            .map(|at| recorded + at)
+        else {
+            return;
+        };
+        let title = self.kept_value(TITLE, text);
+        if self.tag == b"area" {
+            let link = LinkText {
+                text: collapse(&self.kept_value(ALT, text).unwrap_or_default()),
+                title: title.as_deref().map(collapse),
+                text_host_differs: false,
+            };
+            if let Some(url) = self.urls.get_mut(at) {
+                url.link = Some(Box::new(link));
+            }
+            return;
+        }
+        let link = OpenLink::new(at, title.as_deref());
+        self.link = Some(link);
+    }
+
+    /// Ends the link being collected, if any, and gives its URL the text.
+    pub(super) fn close_link(&mut self) {
+        if let Some(link) = self.link.take() {
+            let at = link.url;
+            if let Some(url) = self.urls.get_mut(at) {
+                url.link = Some(Box::new(link.finish()));
+            }
+        }
+    }
+
     /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
@@ -470,6 +575,7 @@ impl ScanState {
                 kind: UrlKind::StyleElement,
                 value: None,
                 document: 0,
+                link: None,
             });
         });
         for url in found.drain(..) {
@@ -517,7 +623,10 @@ impl Emitter for UrlEmitter<'_> {
             .extend_from_slice(last_start_tag.unwrap_or_default());
     }
 
-    fn emit_eof(&mut self) {}
+    fn emit_eof(&mut self) {
+        self.state.close_link();
+        self.exact.set(false);
+    }
 
     fn emit_error(&mut self, _: Error) {}
 
@@ -531,7 +640,11 @@ impl Emitter for UrlEmitter<'_> {
     }
 
     #[inline]
-    fn emit_string(&mut self, _: &[u8]) {}
+    fn emit_string(&mut self, s: &[u8]) {
+        if let Some(link) = &mut self.state.link {
+            link.text(s);
+        }
+    }
 
     fn init_start_tag(&mut self) {
         let state = &mut *self.state;
@@ -566,12 +679,19 @@ impl Emitter for UrlEmitter<'_> {
         if !state.is_start_tag {
             state.last_start_tag.clear();
             state.tree.close(&state.tag);
+            if state.link.as_mut().is_some_and(|link| link.end_tag(&state.tag)) {
+                state.close_link();
+                self.exact.set(false);
+            }
             return None;
         }
         state.last_start_tag.clear();
         state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
+        if state.link.is_some() {
+            state.link_start_tag(text, namespace);
+        }
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
             let recorded = state.urls.len();
             state.start_tag_urls(text, namespace);
@@ -581,7 +701,11 @@ impl Emitter for UrlEmitter<'_> {
             if is_html && state.tag == b"iframe" {
                 state.note_srcdoc();
             }
+            if is_html && matches!(&state.tag[..], b"a" | b"area") {
+                state.open_link(text, recorded);
+            }
         }
+        self.exact.set(state.link.is_some());
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
             state.style_urls(text, state.position);
