@@ -422,11 +422,9 @@ fn url_line(
                 UrlField::Error => escape(url.resolution.error().unwrap_or_default()),
                 UrlField::Base => escape(url.base.url.as_deref().unwrap_or_default()),
                 UrlField::BaseSource => Cow::Borrowed(url.base.source.as_str()),
-                UrlField::BaseDecided => Cow::Borrowed(if url.base_decided {
-                    "true"
-                } else {
-                    "false"
-                }),
+                UrlField::BaseDecided => {
+                    Cow::Borrowed(if url.base_decided { "true" } else { "false" })
+                }
                 UrlField::Resolver => Cow::Borrowed(url.resolver.as_str()),
                 UrlField::Target => url
                     .target

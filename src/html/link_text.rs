@@ -16,7 +16,10 @@
 //! [`innerText`]: https://html.spec.whatwg.org/multipage/dom.html#the-innertext-idl-attribute
 //! [rendering]: https://html.spec.whatwg.org/multipage/rendering.html
 
+use std::borrow::Cow;
+
 use crate::report::LinkText;
+use crate::vocab::element;
 
 /// True for the HTML elements whose content a reader does not see: those the HTML Standard's
 /// [hidden elements](https://html.spec.whatwg.org/multipage/rendering.html#hidden-elements)
@@ -205,11 +208,33 @@ impl Collapsed {
 
     /// The text.
     pub(crate) fn into_string(mut self) -> String {
+        self.finish();
+        self.text
+    }
+
+    /// Ends the text: bytes still waiting for the rest of their character are U+FFFD.
+    fn finish(&mut self) {
         if !self.partial.is_empty() {
             self.partial.clear();
             self.push_str("\u{fffd}");
         }
-        self.text
+    }
+
+    /// The text, copied into a string of its own size, and this emptied for the next text
+    /// (its buffer kept).
+    fn take(&mut self) -> String {
+        self.finish();
+        let text = String::from(self.text.as_str());
+        self.clear();
+        text
+    }
+
+    /// Empties this for the next text, keeping its buffer.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.partial.clear();
+        self.chars = 0;
+        self.space = false;
     }
 }
 
@@ -293,7 +318,9 @@ fn closes_cell(tag: &[u8]) -> bool {
 /// then end the link), so that the work per tag stays bounded.
 const MAX_OPEN: usize = 256;
 
-/// The `a` element whose text the scan is gathering, from its start tag to where it ends.
+/// The `a` element whose text the scan is gathering, from its start tag to where it ends;
+/// between links it waits, closed, its buffers kept for the next one (a page has many links,
+/// and each would otherwise grow its own).
 ///
 /// Where a link ends is where tree construction takes the element off the stack of open
 /// elements, approximated without the stack of the elements around it: at `</a>`, at the next
@@ -304,34 +331,37 @@ const MAX_OPEN: usize = 256;
 /// table opened inside the link). Text that the adoption agency algorithm wraps in a copy of
 /// the link after such an end (`<b><a href=x>one</b>two`) is the copy's, not the link's: the
 /// link's text is `one`, as a browser's DOM has it.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct OpenLink {
-    /// Index in the scan's URLs of the element's `href` URL.
-    pub(super) url: usize,
+    /// Index in the scan's URLs of the element's `href` URL; `None` while no link is open.
+    url: Option<usize>,
     /// The element's `title`, collapsed.
     title: Option<String>,
     /// The rendered text so far.
     text: Collapsed,
     /// The `alt` texts of the `img` elements inside, for a link without text.
     alts: Collapsed,
-    /// The elements open inside the link, innermost last, each with whether it hides its
-    /// content (at most [`MAX_OPEN`]).
-    open: Vec<(Box<[u8]>, bool)>,
+    /// The elements open inside the link, innermost last (names from the vocabulary's table,
+    /// so that the common ones take no allocation), each with whether it hides its content (at
+    /// most [`MAX_OPEN`]).
+    open: Vec<(Cow<'static, str>, bool)>,
     /// How many of `open` hide their content: text and images count only when none does.
     hidden: usize,
 }
 
 impl OpenLink {
-    /// A link whose `href` URL is `url`, with the element's `title` attribute as written.
-    pub(super) fn new(url: usize, title: Option<&str>) -> Self {
-        OpenLink {
-            url,
-            title: title.map(collapse),
-            text: Collapsed::default(),
-            alts: Collapsed::default(),
-            open: Vec::new(),
-            hidden: 0,
-        }
+    /// True from a link's start tag to its end.
+    pub(super) fn is_open(&self) -> bool {
+        self.url.is_some()
+    }
+
+    /// Opens the link whose `href` URL is `url` (closing none: see [`close`](Self::close)),
+    /// with the element's `title` attribute, collapsed.
+    pub(super) fn open(&mut self, url: usize, title: Option<String>) {
+        self.url = Some(url);
+        self.title = title;
+        self.open.clear();
+        self.hidden = 0;
     }
 
     /// Text of the document inside the link, as the tokenizer emits it (character references
@@ -368,7 +398,7 @@ impl OpenLink {
         if tag == b"a" {
             return true;
         }
-        if closes_cell(tag) && !self.open.iter().any(|(name, _)| &**name == b"table") {
+        if closes_cell(tag) && !self.open.iter().any(|(name, _)| name == "table") {
             return true;
         }
         if separates(tag) {
@@ -391,7 +421,7 @@ impl OpenLink {
     /// Keeps an element opened inside the link.
     fn push(&mut self, tag: &[u8], hides: bool) {
         if self.open.len() < MAX_OPEN {
-            self.open.push((tag.into(), hides));
+            self.open.push((element(tag), hides));
             self.hidden += usize::from(hides);
         }
     }
@@ -404,30 +434,39 @@ impl OpenLink {
             self.text.separate();
             return false;
         }
-        let Some(at) = self.open.iter().rposition(|(name, _)| &**name == tag) else {
+        let Some(at) = self
+            .open
+            .iter()
+            .rposition(|(name, _)| name.as_bytes() == tag)
+        else {
             return !is_void(tag);
         };
         for (name, hides) in self.open.drain(at..) {
             self.hidden = self.hidden.saturating_sub(usize::from(hides));
-            if separates(&name) {
+            if separates(name.as_bytes()) {
                 self.text.separate();
             }
         }
         false
     }
 
-    /// What a reader sees of the link: its text, else the `alt` of its images.
-    pub(super) fn finish(self) -> LinkText {
+    /// Closes the link, if one is open: its URL's index, and what a reader sees of it (its
+    /// text, else the `alt` of its images).
+    pub(super) fn close(&mut self) -> Option<(usize, LinkText)> {
+        let url = self.url.take()?;
         let text = if self.text.is_empty() {
-            self.alts
+            self.alts.take()
         } else {
-            self.text
+            self.text.take()
         };
-        LinkText {
-            text: text.into_string(),
-            title: self.title,
+        self.text.clear();
+        self.alts.clear();
+        let link = LinkText {
+            text,
+            title: self.title.take(),
             text_host_differs: false,
-        }
+        };
+        Some((url, link))
     }
 }
 
@@ -453,8 +492,9 @@ const ENCLOSING: [(char, char); 8] = [
 /// - as a **URL** when it starts with a scheme and `://` (`https://bank.example.com/x`): the
 ///   host the URL Standard's parser finds in it, when it finds one;
 /// - as a **host name** when it holds no white space and no `@` (an e-mail address is not a
-///   host name) and `http://` + the text parses with a host that is a domain of two labels at
-///   least whose suffix is on the [Public Suffix List](https://publicsuffix.org/) (so
+///   host name), its host is written with at least one `.`, and `http://` + the text parses
+///   with a host that is a domain whose suffix is on the
+///   [Public Suffix List](https://publicsuffix.org/) with a label before it (so
 ///   `invoice.pdf` and `Mr.Smith` do not read as hosts, `bank.example.com/login` and
 ///   `paypal.com.evil.zip` do), or an IPv4 address written as four decimal numbers.
 pub(crate) fn text_host(text: &str) -> Option<String> {
@@ -471,7 +511,10 @@ pub(crate) fn text_host(text: &str) -> Option<String> {
         return None;
     }
     if let Some((scheme, _)) = text.split_once("://") {
-        let is_scheme = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        let is_scheme = scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
             && scheme
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
@@ -490,17 +533,21 @@ pub(crate) fn text_host(text: &str) -> Option<String> {
     let host_text = authority
         .rsplit_once(':')
         .map_or(authority, |(host, _port)| host);
+    // Most link texts are one word without a dot: passed over before any parsing.
+    let labels = host_text.split('.').count();
+    if labels < 2 {
+        return None;
+    }
+    let is_ipv4 = labels == 4
+        && host_text.split('.').all(|label| {
+            !label.is_empty() && label.len() <= 3 && label.bytes().all(|b| b.is_ascii_digit())
+        });
     let url = ada_url::Url::parse(&format!("http://{text}"), None).ok()?;
     let host = url.hostname();
-    let labels: Vec<&str> = host_text.split('.').collect();
-    let is_ipv4 = labels.len() == 4
-        && labels
-            .iter()
-            .all(|label| !label.is_empty() && label.len() <= 3 && label.bytes().all(|b| b.is_ascii_digit()));
     if is_ipv4 && url.host_type() == ada_url::HostType::IPV4 {
         return Some(host.to_owned());
     }
-    if url.host_type() != ada_url::HostType::Domain || labels.len() < 2 {
+    if url.host_type() != ada_url::HostType::Domain {
         return None;
     }
     // The suffix must be a known one, and a label must stand before it.
@@ -568,7 +615,11 @@ mod tests {
     }
 
     /// The text a URL's range indexes: the part's, or its `srcdoc` document's.
-    fn scanned_text(scan: &super::super::HtmlScan, url: &super::super::HtmlUrl, html: &str) -> String {
+    fn scanned_text(
+        scan: &super::super::HtmlScan,
+        url: &super::super::HtmlUrl,
+        html: &str,
+    ) -> String {
         match url.document.checked_sub(1) {
             Some(i) => scan.srcdocs[i].text.clone(),
             None => html.to_owned(),
@@ -583,24 +634,45 @@ mod tests {
 
     #[test]
     fn the_text_of_a_link_is_its_rendered_text() {
-        texts("<a href=x>Hello <b>wor&amp;ld</b>\r\n  again</a>", &["Hello wor&ld again"]);
-        texts("<a href=x>one<br>two<div>three</div>four</a>", &["one two three four"]);
+        texts(
+            "<a href=x>Hello <b>wor&amp;ld</b>\r\n  again</a>",
+            &["Hello wor&ld again"],
+        );
+        texts(
+            "<a href=x>one<br>two<div>three</div>four</a>",
+            &["one two three four"],
+        );
         texts("<a href=x>one<span>two</span></a>", &["onetwo"]);
         texts(
             "<a href=x>a<script>no</script><style>b{}</style><template>t</template>\
              <span hidden>h<i>i</i></span><title>t</title><textarea>x</textarea>b</a>",
             &["ab"],
         );
-        texts("<a href=x><table><tr><td>a</td><td>b</td></tr><tr><td>c</table></a>", &["a b c"]);
-        texts("<a href=x>caf&eacute; &notit; &#x41;&#0;</a>", &["café ¬it; A\u{fffd}"]);
+        texts(
+            "<a href=x><table><tr><td>a</td><td>b</td></tr><tr><td>c</table></a>",
+            &["a b c"],
+        );
+        texts(
+            "<a href=x>caf&eacute; &notit; &#x41;&#0;</a>",
+            &["café ¬it; A\u{fffd}"],
+        );
         texts("<a href=x>\u{0}n\u{0}ul</a>", &["nul"]);
-        texts("<a href=x><svg><text>drawn</text></svg>shown</a>", &["shown"]);
-        texts("<a href=x><noscript>mail clients show this</noscript></a>", &["mail clients show this"]);
+        texts(
+            "<a href=x><svg><text>drawn</text></svg>shown</a>",
+            &["shown"],
+        );
+        texts(
+            "<a href=x><noscript>mail clients show this</noscript></a>",
+            &["mail clients show this"],
+        );
     }
 
     #[test]
     fn a_link_without_text_shows_its_images_alt() {
-        texts("<a href=x> <img alt=\"Log &amp; in\"><img><img alt='now'> </a>", &["Log & in now"]);
+        texts(
+            "<a href=x> <img alt=\"Log &amp; in\"><img><img alt='now'> </a>",
+            &["Log & in now"],
+        );
         texts("<a href=x>text<img alt=alt></a>", &["text"]);
         texts("<a href=x><span hidden><img alt=no></span></a>", &[""]);
         texts("<a href=x></a>", &[""]);
@@ -624,7 +696,10 @@ mod tests {
     #[test]
     fn where_a_link_ends() {
         // At its end tag, at the next link, at the end of the document.
-        texts("<a href=1>one</a>two<a href=2>three<a href=3>four", &["one", "three", "four"]);
+        texts(
+            "<a href=1>one</a>two<a href=2>three<a href=3>four",
+            &["one", "three", "four"],
+        );
         // At the end of an element it sits in, and at the next cell of its table.
         texts("<b><a href=1>one</b>two</a>", &["one"]);
         texts("<table><tr><td><a href=1>one</td><td>two</table>", &["one"]);
@@ -632,7 +707,10 @@ mod tests {
         // Not at the end of an element opened inside it, nor at a stray void end tag.
         texts("<a href=1><p>one</p><p>two</img></p></a>", &["one two"]);
         // An SVG `a` inside is closed by its own end tag.
-        texts("<a href=1>one<svg><a href=2></a></svg>two</a>three", &["onetwo"]);
+        texts(
+            "<a href=1>one<svg><a href=2></a></svg>two</a>three",
+            &["onetwo"],
+        );
     }
 
     #[test]
@@ -676,9 +754,18 @@ mod tests {
     #[test]
     fn host_differs_only_for_another_host() {
         let differs = |text, resolved| text_host_differs(text, resolved);
-        assert!(differs("https://bank.example.com", Some("http://evil.example.net/x")));
-        assert!(!differs("bank.example.com", Some("https://BANK.example.com/login")));
-        assert!(differs("www.bank.example.com", Some("https://bank.example.com/")));
+        assert!(differs(
+            "https://bank.example.com",
+            Some("http://evil.example.net/x")
+        ));
+        assert!(!differs(
+            "bank.example.com",
+            Some("https://BANK.example.com/login")
+        ));
+        assert!(differs(
+            "www.bank.example.com",
+            Some("https://bank.example.com/")
+        ));
         assert!(differs("bank.example.com", Some("javascript:void(0)")));
         assert!(!differs("bank.example.com", None));
         assert!(!differs("Click here", Some("http://evil.example.net/")));

@@ -173,7 +173,7 @@ pub(super) struct ScanState {
     /// The fetch attributes of start tags with recorded URLs.
     pub(super) fetch_attributes: Vec<FetchAttribute>,
     /// The `a` element whose text is being collected, from its start tag to its end.
-    link: Option<OpenLink>,
+    link: OpenLink,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -275,7 +275,7 @@ impl ScanState {
     /// `hidden` attribute inside a link.
     #[inline(never)]
     fn note_text_attribute(&mut self, value_start: Option<usize>, text: &str) {
-        let in_link = self.link.is_some();
+        let in_link = self.link.is_open();
         let name = match (&self.attribute[..], &self.tag[..]) {
             (b"title", b"a" | b"area") => TITLE,
             (b"alt", b"area") => ALT,
@@ -512,9 +512,9 @@ impl ScanState {
         } else {
             None
         };
-        let ends = self.link.as_mut().is_some_and(|link| {
-            link.start_tag(tag, is_html, self.self_closing, hidden, alt.as_deref())
-        });
+        let ends = self
+            .link
+            .start_tag(tag, is_html, self.self_closing, hidden, alt.as_deref());
         if ends {
             self.close_link();
         }
@@ -533,11 +533,11 @@ impl ScanState {
         else {
             return;
         };
-        let title = self.kept_value(TITLE, text);
+        let title = self.kept_value(TITLE, text).map(|title| collapse(&title));
         if self.tag == b"area" {
             let link = LinkText {
                 text: collapse(&self.kept_value(ALT, text).unwrap_or_default()),
-                title: title.as_deref().map(collapse),
+                title,
                 text_host_differs: false,
             };
             if let Some(url) = self.urls.get_mut(at) {
@@ -545,17 +545,15 @@ impl ScanState {
             }
             return;
         }
-        let link = OpenLink::new(at, title.as_deref());
-        self.link = Some(link);
+        self.link.open(at, title);
     }
 
     /// Ends the link being collected, if any, and gives its URL the text.
     pub(super) fn close_link(&mut self) {
-        if let Some(link) = self.link.take() {
-            let at = link.url;
-            if let Some(url) = self.urls.get_mut(at) {
-                url.link = Some(Box::new(link.finish()));
-            }
+        if let Some((at, link)) = self.link.close()
+            && let Some(url) = self.urls.get_mut(at)
+        {
+            url.link = Some(Box::new(link));
         }
     }
 
@@ -641,8 +639,8 @@ impl Emitter for UrlEmitter<'_> {
 
     #[inline]
     fn emit_string(&mut self, s: &[u8]) {
-        if let Some(link) = &mut self.state.link {
-            link.text(s);
+        if self.state.link.is_open() {
+            self.state.link.text(s);
         }
     }
 
@@ -679,7 +677,7 @@ impl Emitter for UrlEmitter<'_> {
         if !state.is_start_tag {
             state.last_start_tag.clear();
             state.tree.close(&state.tag);
-            if state.link.as_mut().is_some_and(|link| link.end_tag(&state.tag)) {
+            if state.link.is_open() && state.link.end_tag(&state.tag) {
                 state.close_link();
                 self.exact.set(false);
             }
@@ -689,7 +687,7 @@ impl Emitter for UrlEmitter<'_> {
         state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
-        if state.link.is_some() {
+        if state.link.is_open() {
             state.link_start_tag(text, namespace);
         }
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
@@ -705,7 +703,7 @@ impl Emitter for UrlEmitter<'_> {
                 state.open_link(text, recorded);
             }
         }
-        self.exact.set(state.link.is_some());
+        self.exact.set(state.link.is_open());
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
             state.style_urls(text, state.position);

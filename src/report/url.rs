@@ -349,7 +349,9 @@ impl UrlRecord {
     /// True when the link's text names another host than the URL reaches
     /// ([`LinkText::text_host_differs`]); false for a URL without link text.
     pub fn text_host_differs(&self) -> bool {
-        self.link.as_deref().is_some_and(|link| link.text_host_differs)
+        self.link
+            .as_deref()
+            .is_some_and(|link| link.text_host_differs)
     }
 }
 

@@ -85,11 +85,9 @@ impl Resolver {
         match self {
             Resolver::Rfc1808 => rfc1808::resolve_detailed(base, reference),
             Resolver::Rfc3986 => rfc3986::resolve_detailed(base, reference),
-            Resolver::Whatwg => whatwg::encoding_parse_detailed(
-                Some(base),
-                reference,
-                encoding_rs::UTF_8,
-            ),
+            Resolver::Whatwg => {
+                whatwg::encoding_parse_detailed(Some(base), reference, encoding_rs::UTF_8)
+            }
         }
     }
 }
@@ -317,9 +315,9 @@ mod tests {
         let resolvers = [Resolver::Rfc1808, Resolver::Rfc3986, Resolver::Whatwg];
         for (base, reference, expected) in cases {
             for (resolver, expected) in resolvers.into_iter().zip(expected) {
-                let resolved = resolver.resolve_detailed(base, reference).unwrap_or_else(|e| {
-                    panic!("{resolver}: {reference:?} against {base:?}: {e}")
-                });
+                let resolved = resolver
+                    .resolve_detailed(base, reference)
+                    .unwrap_or_else(|e| panic!("{resolver}: {reference:?} against {base:?}: {e}"));
                 assert_eq!(
                     resolved.base_decided, expected,
                     "{resolver}: {reference:?} against {base:?} gives {:?}",

@@ -28,13 +28,27 @@ fn urls_base_decided_lists_the_records_a_base_decided_on_the_bench_corpus() {
     let bench = corpus().join("bench");
     let bench = bench.to_str().unwrap();
     for resolver in ["rfc1808", "whatwg"] {
-        let all = json_lines(&mimebase(&["urls", "--json", "--resolver", resolver, bench], b""));
+        let all = json_lines(&mimebase(
+            &["urls", "--json", "--resolver", resolver, bench],
+            b"",
+        ));
         let decided = json_lines(&mimebase(
-            &["urls", "--json", "--base-decided", "--resolver", resolver, bench],
+            &[
+                "urls",
+                "--json",
+                "--base-decided",
+                "--resolver",
+                resolver,
+                bench,
+            ],
             b"",
         ));
         let urls: Vec<&Value> = all.iter().filter(|r| r["type"] == "url").collect();
-        assert!(urls.len() > 10_000, "{resolver}: only {} URL records", urls.len());
+        assert!(
+            urls.len() > 10_000,
+            "{resolver}: only {} URL records",
+            urls.len()
+        );
         let expected: Vec<&Value> = urls
             .iter()
             .copied()
