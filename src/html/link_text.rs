@@ -145,26 +145,46 @@ impl Collapsed {
 
     /// Adds `text`.
     pub(crate) fn push_str(&mut self, text: &str) {
-        for c in text.chars() {
-            if self.is_full() {
+        // A word at a time: the white space between words is one space.
+        let mut words = text.split(is_white_space);
+        let Some(first) = words.next() else {
+            return;
+        };
+        self.push_word(first);
+        for word in words {
+            self.separate();
+            self.push_word(word);
+        }
+    }
+
+    /// Adds `word`, which holds no white space, after a space when one is due.
+    fn push_word(&mut self, word: &str) {
+        if word.is_empty() || self.is_full() {
+            return;
+        }
+        if self.space {
+            if self.chars + 2 > LinkText::MAX_CHARS {
+                // No room for the space and a character after it: the text ends here.
+                self.chars = LinkText::MAX_CHARS;
                 return;
             }
-            if is_white_space(c) {
-                self.space = !self.text.is_empty();
-                continue;
-            }
-            if self.space {
-                if self.chars + 2 > LinkText::MAX_CHARS {
-                    // No room for the space and a character after it: the text ends here.
-                    self.chars = LinkText::MAX_CHARS;
-                    return;
-                }
-                self.text.push(' ');
-                self.chars += 1;
-                self.space = false;
-            }
-            self.text.push(c);
+            self.text.push(' ');
             self.chars += 1;
+            self.space = false;
+        }
+        let room = LinkText::MAX_CHARS - self.chars;
+        let count = if word.is_ascii() {
+            word.len()
+        } else {
+            word.chars().count()
+        };
+        if count <= room {
+            self.text.push_str(word);
+            self.chars += count;
+        } else {
+            let end = word.char_indices().nth(room).map_or(word.len(), |(at, _)| at);
+            self.text.push_str(word.get(..end).unwrap_or_default());
+            self.chars = LinkText::MAX_CHARS;
         }
     }
 
@@ -172,6 +192,12 @@ impl Collapsed {
     /// of one is read as U+FFFD.
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) {
         if self.is_full() {
+            return;
+        }
+        if self.partial.is_empty()
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            self.push_str(text);
             return;
         }
         // Rare: only a character split by the tokenizer leaves bytes waiting.
@@ -364,17 +390,30 @@ impl OpenLink {
         self.hidden = 0;
     }
 
-    /// Text of the document inside the link, as the tokenizer emits it (character references
-    /// decoded, line breaks normalized).
+    /// Text of the document inside the link, as the tokenizer hands it over: a run of text as
+    /// written, up to the next `<` (see [`Input`](super::tokenizer::Input)), or a byte it
+    /// reconsumed. Its character references are decoded here as the HTML Standard's
+    /// [character reference state](https://html.spec.whatwg.org/multipage/parsing.html#character-reference-state)
+    /// decodes them in text (`htmlize`'s `unescape`, which follows it: `&amp`, `&notit;` and
+    /// `&#x80;` as a browser reads them); a reference cannot span two runs, since none holds a
+    /// `<`. Line breaks need no normalizing: they are white space. A NUL is dropped, as tree
+    /// construction drops it ("in body": "ignore the token").
     pub(super) fn text(&mut self, bytes: &[u8]) {
-        if self.hidden == 0 && !self.text.is_full() {
-            // A NUL in text is dropped by tree construction ("in body": "ignore the token").
-            if bytes.contains(&0) {
-                let kept: Vec<u8> = bytes.iter().copied().filter(|&b| b != 0).collect();
-                self.text.push_bytes(&kept);
-            } else {
-                self.text.push_bytes(bytes);
-            }
+        if self.hidden > 0 || self.text.is_full() {
+            return;
+        }
+        let without_nul;
+        let bytes = if bytes.contains(&0) {
+            without_nul = bytes.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>();
+            without_nul.as_slice()
+        } else {
+            bytes
+        };
+        match std::str::from_utf8(bytes) {
+            Ok(text) if text.contains('&') => self.text.push_str(&htmlize::unescape(text)),
+            // A run that starts inside a character the tokenizer handed over a byte at a time
+            // holds no reference in the common case; it is joined as bytes.
+            _ => self.text.push_bytes(bytes),
         }
     }
 
@@ -498,6 +537,10 @@ const ENCLOSING: [(char, char); 8] = [
 ///   `invoice.pdf` and `Mr.Smith` do not read as hosts, `bank.example.com/login` and
 ///   `paypal.com.evil.zip` do), or an IPv4 address written as four decimal numbers.
 pub(crate) fn text_host(text: &str) -> Option<String> {
+    // A URL has a `:`, a host name a `.`: most link texts have neither.
+    if !text.contains(['.', ':']) {
+        return None;
+    }
     let mut text = text.trim_matches(is_white_space);
     // Each round takes two characters off, or stops.
     while let Some(inner) = ENCLOSING.iter().find_map(|&(open, close)| {

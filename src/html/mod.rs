@@ -44,7 +44,6 @@
 //! second pass.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::convert::Infallible;
 
 use html5gum::Tokenizer;
@@ -330,18 +329,13 @@ fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
         return (scan, Vec::new());
     }
     let mut state = ScanState::new(max_urls);
-    let exact = Cell::new(false);
     let emitter = UrlEmitter {
         text: html,
         state: &mut state,
-        exact: &exact,
-    };
-    let input = Input {
-        bytes: html.as_bytes(),
-        exact: &exact,
     };
     // Reading from a `&str` cannot fail: the error type is `Infallible`.
-    let _: Result<(), Infallible> = Tokenizer::new_with_emitter(input, emitter).finish();
+    let _: Result<(), Infallible> =
+        Tokenizer::new_with_emitter(Input(html.as_bytes()), emitter).finish();
     state.close_link();
     let mut urls = state.urls;
     // The URLs come in document order as the tokenizer meets them; the sort is a safeguard,

@@ -4,7 +4,6 @@
 //! and the reader that hands the tokenizer whole runs of text.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::convert::Infallible;
 use std::ops::Range;
 
@@ -31,17 +30,9 @@ use crate::vocab::element;
 /// every short line, `&nbsp;` is everywhere), and each stop is a round through html5gum's
 /// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
 /// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
-/// values included, reads through html5gum's own reader, unchanged.
-///
-/// Inside a link, whose text the scan collects ([`OpenLink`]), text is read by html5gum's own
-/// reader too (`exact` is set), so that the tokenizer decodes its character references and
-/// line breaks as the HTML Standard says.
-pub(super) struct Input<'a> {
-    /// What is left to read.
-    pub(super) bytes: &'a [u8],
-    /// True while the text read is collected: then every state reads as html5gum's reader.
-    pub(super) exact: &'a Cell<bool>,
-}
+/// values included, reads through html5gum's own reader, unchanged. The text of a link, which
+/// the scan collects ([`OpenLink`]), thus comes as written, and is decoded there.
+pub(super) struct Input<'a>(pub(super) &'a [u8]);
 
 impl Input<'_> {
     /// What the data and RCDATA states stop at (the HTML Standard's [data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state) and [RCDATA state](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state)), as
@@ -54,21 +45,21 @@ impl Reader for Input<'_> {
 
     #[inline(always)]
     fn read_byte(&mut self) -> Result<Option<u8>, Infallible> {
-        let Some((&byte, rest)) = self.bytes.split_first() else {
+        let Some((&byte, rest)) = self.0.split_first() else {
             return Ok(None);
         };
-        self.bytes = rest;
+        self.0 = rest;
         Ok(Some(byte))
     }
 
     #[inline(always)]
     fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Infallible> {
-        self.bytes
+        self.0
             .to_reader()
             .try_read_string(s, case_sensitive)
             .inspect(|&read| {
                 if read {
-                    self.bytes = self.bytes.get(s.len()..).unwrap_or_default();
+                    self.0 = self.0.get(s.len()..).unwrap_or_default();
                 }
             })
     }
@@ -79,18 +70,18 @@ impl Reader for Input<'_> {
         needle: &[u8],
         char_buf: &'b mut [u8; 4],
     ) -> Result<Option<&'b [u8]>, Infallible> {
-        if self.bytes.is_empty() {
+        if self.0.is_empty() {
             return Ok(None);
         }
-        let length = if needle == Self::TEXT_STOPS && !self.exact.get() {
+        let length = if needle == Self::TEXT_STOPS {
             // At least one byte: a `<` alone when it comes first.
-            memchr::memchr(b'<', self.bytes).map_or(self.bytes.len(), |at| at.max(1))
+            memchr::memchr(b'<', self.0).map_or(self.0.len(), |at| at.max(1))
         } else {
-            let mut inner: StringReader<'_> = self.bytes.to_reader();
+            let mut inner: StringReader<'_> = self.0.to_reader();
             inner.read_until(needle, char_buf)?.map_or(0, <[u8]>::len)
         };
-        let (chunk, rest) = self.bytes.split_at(length.min(self.bytes.len()));
-        self.bytes = rest;
+        let (chunk, rest) = self.0.split_at(length.min(self.0.len()));
+        self.0 = rest;
         Ok(Some(chunk))
     }
 }
@@ -182,8 +173,6 @@ pub(super) struct UrlEmitter<'a> {
     pub(super) text: &'a str,
     /// What the scan keeps between calls, and what it found.
     pub(super) state: &'a mut ScanState,
-    /// Shared with the [`Input`]: set while a link is open, whose text must be read exactly.
-    pub(super) exact: &'a Cell<bool>,
 }
 
 impl ScanState {
@@ -225,8 +214,12 @@ impl ScanState {
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
-        // `alt`, `title` and `hidden`, spelt out in `note_text_attribute`.
-        if matches!(self.attribute.len(), 3 | 5 | 6) {
+        // `alt`, `title` and `hidden` (by length and first letter, so that `src`, `class` or
+        // `height` go no further), spelt out in `note_text_attribute`.
+        if matches!(
+            (self.attribute.len(), self.attribute.first()),
+            (3, Some(b'a')) | (5, Some(b't')) | (6, Some(b'h'))
+        ) {
             self.note_text_attribute(value_start, text);
         }
         if self.tree.in_foreign_content() {
@@ -623,7 +616,6 @@ impl Emitter for UrlEmitter<'_> {
 
     fn emit_eof(&mut self) {
         self.state.close_link();
-        self.exact.set(false);
     }
 
     fn emit_error(&mut self, _: Error) {}
@@ -679,7 +671,6 @@ impl Emitter for UrlEmitter<'_> {
             state.tree.close(&state.tag);
             if state.link.is_open() && state.link.end_tag(&state.tag) {
                 state.close_link();
-                self.exact.set(false);
             }
             return None;
         }
@@ -703,7 +694,6 @@ impl Emitter for UrlEmitter<'_> {
                 state.open_link(text, recorded);
             }
         }
-        self.exact.set(state.link.is_open());
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
             state.style_urls(text, state.position);
