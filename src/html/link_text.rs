@@ -145,16 +145,22 @@ impl Collapsed {
 
     /// Adds `text`.
     pub(crate) fn push_str(&mut self, text: &str) {
-        // A word at a time: the white space between words is one space.
-        let mut words = text.split(is_white_space);
-        let Some(first) = words.next() else {
-            return;
-        };
-        self.push_word(first);
-        for word in words {
-            self.separate();
-            self.push_word(word);
+        // A word at a time: the white space between words is one space. White space is ASCII,
+        // so every cut is on a character boundary.
+        let mut start = 0;
+        for (at, &byte) in text.as_bytes().iter().enumerate() {
+            if matches!(byte, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r') {
+                if start < at {
+                    self.push_word(text.get(start..at).unwrap_or_default());
+                    if self.is_full() {
+                        return;
+                    }
+                }
+                self.separate();
+                start = at + 1;
+            }
         }
+        self.push_word(text.get(start..).unwrap_or_default());
     }
 
     /// Adds `word`, which holds no white space, after a space when one is due.
@@ -410,9 +416,12 @@ impl OpenLink {
             bytes
         };
         match std::str::from_utf8(bytes) {
-            Ok(text) if text.contains('&') => self.text.push_str(&htmlize::unescape(text)),
+            Ok(text) if memchr::memchr(b'&', bytes).is_some() => {
+                self.text.push_str(&htmlize::unescape(text));
+            }
             // A run that starts inside a character the tokenizer handed over a byte at a time
             // holds no reference in the common case; it is joined as bytes.
+            Ok(text) if self.text.partial.is_empty() => self.text.push_str(text),
             _ => self.text.push_bytes(bytes),
         }
     }
@@ -538,7 +547,7 @@ const ENCLOSING: [(char, char); 8] = [
 ///   `paypal.com.evil.zip` do), or an IPv4 address written as four decimal numbers.
 pub(crate) fn text_host(text: &str) -> Option<String> {
     // A URL has a `:`, a host name a `.`: most link texts have neither.
-    if !text.contains(['.', ':']) {
+    if memchr::memchr2(b'.', b':', text.as_bytes()).is_none() {
         return None;
     }
     let mut text = text.trim_matches(is_white_space);

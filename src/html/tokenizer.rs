@@ -214,14 +214,6 @@ impl ScanState {
         if may_be_kept(&self.attribute) {
             self.keep_attribute(value_start, text);
         }
-        // `alt`, `title` and `hidden` (by length and first letter, so that `src`, `class` or
-        // `height` go no further), spelt out in `note_text_attribute`.
-        if matches!(
-            (self.attribute.len(), self.attribute.first()),
-            (3, Some(b'a')) | (5, Some(b't')) | (6, Some(b'h'))
-        ) {
-            self.note_text_attribute(value_start, text);
-        }
         if self.tree.in_foreign_content() {
             self.note_tree_attribute(value_start, text);
         }
@@ -266,7 +258,6 @@ impl ScanState {
     /// Keeps the current attribute when it is one that what a reader sees of a link depends on:
     /// the `title` of an `a` or `area`, the `alt` of an `area` or of an `img` inside a link, a
     /// `hidden` attribute inside a link.
-    #[inline(never)]
     fn note_text_attribute(&mut self, value_start: Option<usize>, text: &str) {
         let in_link = self.link.is_open();
         let name = match (&self.attribute[..], &self.tag[..]) {
@@ -286,6 +277,11 @@ impl ScanState {
         // FETCH_ATTRIBUTES, spelt out so that the compiler tells them apart by length first.
         if matches!(&self.attribute[..], b"crossorigin" | b"integrity") {
             self.note_fetch_attribute(value_start, text);
+            return;
+        }
+        // TEXT_ATTRIBUTES, likewise.
+        if matches!(&self.attribute[..], b"alt" | b"title" | b"hidden") {
+            self.note_text_attribute(value_start, text);
             return;
         }
         let namespace = self.namespace();
