@@ -547,9 +547,7 @@ const ENCLOSING: [(char, char); 8] = [
 ///   `paypal.com.evil.zip` do), or an IPv4 address written as four decimal numbers.
 pub(crate) fn text_host(text: &str) -> Option<String> {
     // A URL has a `:`, a host name a `.`: most link texts have neither.
-    if memchr::memchr2(b'.', b':', text.as_bytes()).is_none() {
-        return None;
-    }
+    memchr::memchr2(b'.', b':', text.as_bytes())?;
     let mut text = text.trim_matches(is_white_space);
     // Each round takes two characters off, or stops.
     while let Some(inner) = ENCLOSING.iter().find_map(|&(open, close)| {

@@ -131,7 +131,8 @@ pub fn encoding_parse(
 
 /// [`encoding_parse`], saying whether the base decided the result
 /// ([`Resolved::base_decided`]): with a base, true when the parser took any part of it, which
-/// the reference's first characters decide (see [`takes_base`]); without one, false.
+/// the reference's first characters decide (see [`Resolved::base_decided`]); without one,
+/// false.
 ///
 /// ```
 /// use mimebase::url::whatwg::encoding_parse_detailed;
