@@ -116,9 +116,6 @@ fn is_white_space(c: char) -> bool {
 
 /// Text as a reader sees it, built a piece at a time: every run of white space one space, none
 /// at either end, at most [`LinkText::MAX_CHARS`] characters (the rest is dropped as it comes).
-/// Bytes may come split inside a UTF-8 sequence (the tokenizer hands over a character it
-/// reconsumes one byte at a time): up to three bytes of an unfinished sequence wait for the
-/// rest.
 #[derive(Debug, Default)]
 pub(crate) struct Collapsed {
     /// The text so far, without a trailing space.
@@ -127,8 +124,6 @@ pub(crate) struct Collapsed {
     chars: usize,
     /// White space came after the last character: a space goes before the next one.
     space: bool,
-    /// The start of a UTF-8 sequence whose other bytes have not come yet.
-    partial: Vec<u8>,
 }
 
 impl Collapsed {
@@ -188,47 +183,12 @@ impl Collapsed {
             self.text.push_str(word);
             self.chars += count;
         } else {
-            let end = word.char_indices().nth(room).map_or(word.len(), |(at, _)| at);
+            let end = word
+                .char_indices()
+                .nth(room)
+                .map_or(word.len(), |(at, _)| at);
             self.text.push_str(word.get(..end).unwrap_or_default());
             self.chars = LinkText::MAX_CHARS;
-        }
-    }
-
-    /// Adds `bytes`, UTF-8 that may start or end inside a sequence; a byte that cannot be part
-    /// of one is read as U+FFFD.
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) {
-        if self.is_full() {
-            return;
-        }
-        if self.partial.is_empty()
-            && let Ok(text) = std::str::from_utf8(bytes)
-        {
-            self.push_str(text);
-            return;
-        }
-        // Rare: only a character split by the tokenizer leaves bytes waiting.
-        let joined;
-        let bytes = if self.partial.is_empty() {
-            bytes
-        } else {
-            let mut waiting = std::mem::take(&mut self.partial);
-            waiting.extend_from_slice(bytes);
-            joined = waiting;
-            joined.as_slice()
-        };
-        let mut chunks = bytes.utf8_chunks().peekable();
-        while let Some(chunk) = chunks.next() {
-            self.push_str(chunk.valid());
-            let invalid = chunk.invalid();
-            if invalid.is_empty() {
-                continue;
-            }
-            // An unfinished sequence at the very end waits for the rest.
-            if chunks.peek().is_none() && is_sequence_start(invalid) {
-                self.partial = invalid.to_vec();
-            } else {
-                self.push_str("\u{fffd}");
-            }
         }
     }
 
@@ -239,23 +199,13 @@ impl Collapsed {
     }
 
     /// The text.
-    pub(crate) fn into_string(mut self) -> String {
-        self.finish();
+    pub(crate) fn into_string(self) -> String {
         self.text
-    }
-
-    /// Ends the text: bytes still waiting for the rest of their character are U+FFFD.
-    fn finish(&mut self) {
-        if !self.partial.is_empty() {
-            self.partial.clear();
-            self.push_str("\u{fffd}");
-        }
     }
 
     /// The text, copied into a string of its own size, and this emptied for the next text
     /// (its buffer kept).
     fn take(&mut self) -> String {
-        self.finish();
         let text = String::from(self.text.as_str());
         self.clear();
         text
@@ -264,24 +214,9 @@ impl Collapsed {
     /// Empties this for the next text, keeping its buffer.
     fn clear(&mut self) {
         self.text.clear();
-        self.partial.clear();
         self.chars = 0;
         self.space = false;
     }
-}
-
-/// True when `bytes` (1 to 3 of them) can begin a UTF-8 sequence that more bytes would finish.
-fn is_sequence_start(bytes: &[u8]) -> bool {
-    let Some((&lead, rest)) = bytes.split_first() else {
-        return false;
-    };
-    let length = match lead {
-        0xc2..=0xdf => 2,
-        0xe0..=0xef => 3,
-        0xf0..=0xf4 => 4,
-        _ => return false,
-    };
-    rest.len() + 1 < length && rest.iter().all(|&b| (0x80..=0xbf).contains(&b))
 }
 
 /// `text` with its white space collapsed and cut as a link's text is ([`Collapsed`]).
@@ -367,6 +302,9 @@ const MAX_OPEN: usize = 256;
 pub(super) struct OpenLink {
     /// Index in the scan's URLs of the element's `href` URL; `None` while no link is open.
     url: Option<usize>,
+    /// Where in the document the link's text goes on: the end of the last token read inside
+    /// it (a byte offset).
+    text_from: usize,
     /// The element's `title`, collapsed.
     title: Option<String>,
     /// The rendered text so far.
@@ -396,33 +334,41 @@ impl OpenLink {
         self.hidden = 0;
     }
 
-    /// Text of the document inside the link, as the tokenizer hands it over: a run of text as
-    /// written, up to the next `<` (see [`Input`](super::tokenizer::Input)), or a byte it
-    /// reconsumed. Its character references are decoded here as the HTML Standard's
+    /// Where the link's text goes on (a byte offset in the document).
+    pub(super) fn text_from(&self) -> usize {
+        self.text_from
+    }
+
+    /// The link's text goes on at byte `position` of the document: the end of a token read
+    /// inside it.
+    pub(super) fn text_resumes_at(&mut self, position: usize) {
+        self.text_from = position;
+    }
+
+    /// Text of the document inside the link: what lies between two tokens (tags, comments,
+    /// doctypes), as written. The tokenizer reads it too, but the emitter takes it here from
+    /// the document, between the tokens it is told of, so that text outside links costs
+    /// nothing. Its character references are decoded as the HTML Standard's
     /// [character reference state](https://html.spec.whatwg.org/multipage/parsing.html#character-reference-state)
     /// decodes them in text (`htmlize`'s `unescape`, which follows it: `&amp`, `&notit;` and
     /// `&#x80;` as a browser reads them); a reference cannot span two runs, since none holds a
     /// `<`. Line breaks need no normalizing: they are white space. A NUL is dropped, as tree
     /// construction drops it ("in body": "ignore the token").
-    pub(super) fn text(&mut self, bytes: &[u8]) {
-        if self.hidden > 0 || self.text.is_full() {
+    pub(super) fn text(&mut self, text: &str) {
+        if self.hidden > 0 || self.text.is_full() || text.is_empty() {
             return;
         }
         let without_nul;
-        let bytes = if bytes.contains(&0) {
-            without_nul = bytes.iter().copied().filter(|&b| b != 0).collect::<Vec<u8>>();
-            without_nul.as_slice()
+        let text = if text.contains('\0') {
+            without_nul = text.replace('\0', "");
+            without_nul.as_str()
         } else {
-            bytes
+            text
         };
-        match std::str::from_utf8(bytes) {
-            Ok(text) if memchr::memchr(b'&', bytes).is_some() => {
-                self.text.push_str(&htmlize::unescape(text));
-            }
-            // A run that starts inside a character the tokenizer handed over a byte at a time
-            // holds no reference in the common case; it is joined as bytes.
-            Ok(text) if self.text.partial.is_empty() => self.text.push_str(text),
-            _ => self.text.push_bytes(bytes),
+        if memchr::memchr(b'&', text.as_bytes()).is_some() {
+            self.text.push_str(&htmlize::unescape(text));
+        } else {
+            self.text.push_str(text);
         }
     }
 
@@ -634,17 +580,6 @@ mod tests {
         let cut = collapse(&words);
         assert_eq!(cut.chars().count(), LinkText::MAX_CHARS);
         assert!(!cut.ends_with(' '));
-    }
-
-    #[test]
-    fn bytes_split_inside_a_character_join() {
-        let mut text = Collapsed::default();
-        let bytes = "a日b".as_bytes();
-        for byte in bytes {
-            text.push_bytes(std::slice::from_ref(byte));
-        }
-        text.push_bytes(&[0xff, b'c', 0xe6]);
-        assert_eq!(text.into_string(), "a日b\u{fffd}c\u{fffd}");
     }
 
     /// (reference, text, title) of each link the scan finds in `html`.

@@ -336,7 +336,7 @@ fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
     // Reading from a `&str` cannot fail: the error type is `Infallible`.
     let _: Result<(), Infallible> =
         Tokenizer::new_with_emitter(Input(html.as_bytes()), emitter).finish();
-    state.close_link();
+    state.close_link_at_end(html);
     let mut urls = state.urls;
     // The URLs come in document order as the tokenizer meets them; the sort is a safeguard,
     // skipped when they already are (a stable sort takes a scratch buffer of up to half the

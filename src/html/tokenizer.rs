@@ -165,6 +165,9 @@ pub(super) struct ScanState {
     pub(super) fetch_attributes: Vec<FetchAttribute>,
     /// The `a` element whose text is being collected, from its start tag to its end.
     link: OpenLink,
+    /// The tokenizer's position when it began the current tag, comment or doctype: a few
+    /// bytes past its `<`.
+    token_start: usize,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -537,6 +540,40 @@ impl ScanState {
         self.link.open(at, title);
     }
 
+    /// Hands the open link the text from where its text resumed to the `<` that starts the
+    /// token just read (a tag, a comment, a doctype): the last `<` before `token_start`, where
+    /// the tokenizer had read at most the few characters that tell the token's kind. A `</x`
+    /// that turns out to be text (in RCDATA) starts no token that is read, so it stays in the
+    /// text that follows.
+    #[inline(never)]
+    fn link_text_before_token(&mut self, text: &str) {
+        let end = self.token_start.min(text.len());
+        let from = self.link.text_from().min(end);
+        let window = text.as_bytes().get(from..end).unwrap_or_default();
+        if let Some(at) = memchr::memrchr(b'<', window) {
+            self.link
+                .text(text.get(from..from + at).unwrap_or_default());
+        }
+    }
+
+    /// A comment or a doctype was read: inside a link, the text before it is the link's, and
+    /// the link's text goes on after it.
+    fn link_token_read(&mut self, text: &str) {
+        if self.link.is_open() {
+            self.link_text_before_token(text);
+            self.link.text_resumes_at(self.position);
+        }
+    }
+
+    /// At the end of the document: hands an open link the rest of the text, and closes it.
+    pub(super) fn close_link_at_end(&mut self, text: &str) {
+        if self.link.is_open() {
+            let from = self.link.text_from().min(text.len());
+            self.link.text(text.get(from..).unwrap_or_default());
+        }
+        self.close_link();
+    }
+
     /// Ends the link being collected, if any, and gives its URL the text.
     pub(super) fn close_link(&mut self) {
         if let Some((at, link)) = self.link.close()
@@ -611,7 +648,8 @@ impl Emitter for UrlEmitter<'_> {
     }
 
     fn emit_eof(&mut self) {
-        self.state.close_link();
+        let text = self.text;
+        self.state.close_link_at_end(text);
     }
 
     fn emit_error(&mut self, _: Error) {}
@@ -626,14 +664,11 @@ impl Emitter for UrlEmitter<'_> {
     }
 
     #[inline]
-    fn emit_string(&mut self, s: &[u8]) {
-        if self.state.link.is_open() {
-            self.state.link.text(s);
-        }
-    }
+    fn emit_string(&mut self, _: &[u8]) {}
 
     fn init_start_tag(&mut self) {
         let state = &mut *self.state;
+        state.token_start = state.position;
         state.tag.clear();
         state.is_start_tag = true;
         state.self_closing = false;
@@ -649,6 +684,7 @@ impl Emitter for UrlEmitter<'_> {
 
     fn init_end_tag(&mut self) {
         let state = &mut *self.state;
+        state.token_start = state.position;
         state.tag.clear();
         state.is_start_tag = false;
         state.kept.clear();
@@ -656,18 +692,24 @@ impl Emitter for UrlEmitter<'_> {
         state.collecting = false;
     }
 
-    fn init_comment(&mut self) {}
+    fn init_comment(&mut self) {
+        self.state.token_start = self.state.position;
+    }
 
     fn emit_current_tag(&mut self) -> Option<State> {
         let text = self.text;
         let state = &mut *self.state;
         state.end_attribute(text);
+        if state.link.is_open() {
+            state.link_text_before_token(text);
+        }
         if !state.is_start_tag {
             state.last_start_tag.clear();
             state.tree.close(&state.tag);
             if state.link.is_open() && state.link.end_tag(&state.tag) {
                 state.close_link();
             }
+            state.link.text_resumes_at(state.position);
             return None;
         }
         state.last_start_tag.clear();
@@ -690,6 +732,7 @@ impl Emitter for UrlEmitter<'_> {
                 state.open_link(text, recorded);
             }
         }
+        state.link.text_resumes_at(state.position);
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
             state.style_urls(text, state.position);
@@ -701,9 +744,13 @@ impl Emitter for UrlEmitter<'_> {
         }
     }
 
-    fn emit_current_comment(&mut self) {}
+    fn emit_current_comment(&mut self) {
+        self.state.link_token_read(self.text);
+    }
 
-    fn emit_current_doctype(&mut self) {}
+    fn emit_current_doctype(&mut self) {
+        self.state.link_token_read(self.text);
+    }
 
     fn set_self_closing(&mut self) {
         self.state.self_closing = true;
@@ -720,7 +767,9 @@ impl Emitter for UrlEmitter<'_> {
 
     fn push_doctype_name(&mut self, _: &[u8]) {}
 
-    fn init_doctype(&mut self) {}
+    fn init_doctype(&mut self) {
+        self.state.token_start = self.state.position;
+    }
 
     fn init_attribute(&mut self) {
         let text = self.text;
