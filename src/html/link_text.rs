@@ -230,6 +230,9 @@ pub(crate) fn collapse(text: &str) -> String {
 /// as a URL or a host name ([`text_host`]) whose host is not the resolved URL's, both as the
 /// URL Standard serializes a host; a resolved URL without a host (`mailto:`) differs from
 /// every host. See [`LinkText::text_host_differs`].
+// Out of line, with what it calls: the Public Suffix List's matcher is large, and kept apart
+// from the analysis loop's code.
+#[inline(never)]
 pub(crate) fn text_host_differs(text: &str, resolved: Option<&str>) -> bool {
     let Some(resolved) = resolved else {
         return false;
@@ -491,6 +494,7 @@ const ENCLOSING: [(char, char); 8] = [
 ///   [Public Suffix List](https://publicsuffix.org/) with a label before it (so
 ///   `invoice.pdf` and `Mr.Smith` do not read as hosts, `bank.example.com/login` and
 ///   `paypal.com.evil.zip` do), or an IPv4 address written as four decimal numbers.
+#[inline(never)]
 pub(crate) fn text_host(text: &str) -> Option<String> {
     // A URL has a `:`, a host name a `.`: most link texts have neither.
     memchr::memchr2(b'.', b':', text.as_bytes())?;
