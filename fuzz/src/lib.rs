@@ -304,7 +304,10 @@ pub fn check_analyze(data: &[u8]) {
         if let mimebase::UrlSource::Html { range, .. } = &url.source {
             assert!(range.start <= range.end, "{url:?}");
         }
-        assert!(!url.base_decided || url.resolution.resolved().is_some(), "{url:?}");
+        assert!(
+            !url.base_decided || url.resolution.resolved().is_some(),
+            "{url:?}"
+        );
         if let Some(link) = &url.link {
             let source = url.source.to_string();
             assert!(
@@ -313,7 +316,10 @@ pub fn check_analyze(data: &[u8]) {
             );
             // Collapsed and cut: single spaces between words, none at the ends.
             for text in std::iter::once(&link.text).chain(&link.title) {
-                assert!(text.chars().count() <= mimebase::LinkText::MAX_CHARS, "{url:?}");
+                assert!(
+                    text.chars().count() <= mimebase::LinkText::MAX_CHARS,
+                    "{url:?}"
+                );
                 assert!(!text.starts_with(' ') && !text.ends_with(' '), "{url:?}");
                 assert!(!text.contains("  "), "{url:?}");
                 assert!(!text.contains(['\t', '\n', '\r', '\u{c}']), "{url:?}");
