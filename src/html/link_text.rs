@@ -1,5 +1,6 @@
 //! What a reader sees of a link ([`LinkText`]): the rendered text of an `a` element, gathered
-//! by the scan as the tokenizer reads it, with white space collapsed and cut to
+//! by the scan as the tokenizer reads the link (the text between the tokens inside it), with
+//! white space collapsed and cut to
 //! [`LinkText::MAX_CHARS`]; and whether a text that reads as a URL or a host name names
 //! another host than the link reaches.
 //!

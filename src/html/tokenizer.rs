@@ -31,7 +31,8 @@ use crate::vocab::element;
 /// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
 /// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
 /// values included, reads through html5gum's own reader, unchanged. The text of a link, which
-/// the scan collects ([`OpenLink`]), thus comes as written, and is decoded there.
+/// the scan collects ([`OpenLink`]), is taken from the document between the tokens inside the
+/// link, and decoded there.
 pub(super) struct Input<'a>(pub(super) &'a [u8]);
 
 impl Input<'_> {
