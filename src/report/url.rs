@@ -252,8 +252,9 @@ pub struct LinkText {
     /// without author style sheets (only the user agent's default rendering), with every run of
     /// white space (space, tab, line feed, carriage return, form feed) made one space and none
     /// at either end: text inside `<script>`, `<style>`, `<template>`, `<title>`, `<noembed>`,
-    /// `<noframes>`, `<iframe>`, `<textarea>`, `<select>`, `<datalist>`, `<head>`, `<rp>` and
-    /// elements with a `hidden` attribute is not shown and not counted; `<br>`, the start and
+    /// `<noframes>`, `<iframe>`, `<textarea>`, `<select>`, `<datalist>`, `<head>`, `<rp>`,
+    /// `<audio>`, `<video>`, inline `<svg>` and elements with a `hidden` attribute is not shown
+    /// and not counted (`<noscript>` content is: mail clients render with scripting off); `<br>`, the start and
     /// end of a block (`<p>`, `<div>`, `<li>`, `<table>`, `<h1>`, …) and the boundary between
     /// table cells and rows separate words, as `innerText`'s line breaks and tabs do. When that
     /// text is empty: the `alt` text of the `img` elements inside it, in document order,
