@@ -122,6 +122,9 @@ class Url:
     @property
     def base_source(self) -> str: ...
     @property
+    def base_decided(self) -> bool:
+        """True when the resolver took any part of the base (a relative or scheme-relative reference)."""
+    @property
     def resolver(self) -> _ResolverName: ...
     @property
     def range(self) -> Optional[Tuple[int, int]]:
@@ -138,6 +141,15 @@ class Url:
     @property
     def ignored(self) -> Optional[str]:
         """For a <base href> or base header field that does not set the base: why ("not_first", "in_template", "foreign_content", "unusable", "duplicate", "overridden_by:<source>", "not_in_profile"); else None."""
+    @property
+    def text(self) -> Optional[str]:
+        """The href of an HTML a or area: the text a reader sees as the link (at most 256 characters); else None."""
+    @property
+    def title(self) -> Optional[str]:
+        """The title attribute of that a or area; None when it has none."""
+    @property
+    def text_host_differs(self) -> bool:
+        """True when text reads as a URL or host name whose host is not the one the link reaches."""
 
 @final
 class Target:

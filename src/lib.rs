@@ -22,7 +22,14 @@
 //! assert_eq!(html_part.base.source, BaseSource::Inherited);
 //! let link = report.urls.last().unwrap();
 //! assert_eq!(link.resolution.resolved(), Some("http://example.com/news/today.html"));
+//! // The base decided where it leads, and the reader sees "today".
+//! assert!(link.base_decided);
+//! assert_eq!(link.text(), Some("today"));
 //! ```
+//!
+//! Every URL record says whether a base decided where it leads ([`UrlRecord::base_decided`]),
+//! and the `href` of an HTML link carries what a reader sees of it ([`LinkText`]: its text,
+//! its title, and whether the text names another host than the link reaches).
 //!
 //! The pieces, in the order data flows: [`mime`](crate::analyze) splits the message into
 //! entities, `base` decides each entity's base ([base precedence](#base-precedence)),
@@ -117,8 +124,8 @@ pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseIgnored, BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind,
-    EntityRecord, HtmlText, PartId, Report, Resolution, Summary, Target, Unresolved, UrlRecord,
-    UrlSource,
+    EntityRecord, HtmlText, LinkText, PartId, Report, Resolution, Summary, Target, Unresolved,
+    UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;

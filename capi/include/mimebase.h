@@ -117,11 +117,11 @@ typedef struct {
      */
     mimebase_str target_part;
     /*
-     1 when the base decided where the URL leads: it is resolved, against a base, and the
-     reference alone does not give the same URL (a relative reference such as `x.html`, a
-     scheme-relative one such as `//host/x`, or, for the `whatwg` resolver, `http:x`, which
-     takes the base's host). 0 otherwise: an absolute URL, a plain-text link, an unresolved
-     reference.
+     1 when the base decided where the URL leads: the resolver took any part of the base to
+     make the resolved URL (a relative reference such as `x.html`, a scheme-relative one such
+     as `//host/x`, or, for the `whatwg` resolver, `http:x` against an `http` base, which
+     takes the base's host): the JSON record's `base_decided`. 0 otherwise: an absolute URL,
+     a plain-text link, an unresolved reference.
      */
     int base_decided;
     /*

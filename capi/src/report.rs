@@ -8,10 +8,7 @@ use std::sync::OnceLock;
 
 use mimebase::report::FieldName;
 use mimebase::scan::{ScanLine, Source};
-use mimebase::url::{has_scheme, strip_reference, whatwg};
-use mimebase::{
-    EntityKind, EntityRecord, Report, Resolution, Resolver, Summary, UrlRecord, UrlSource,
-};
+use mimebase::{EntityKind, EntityRecord, Report, Summary, UrlSource};
 
 use crate::options::mimebase_options;
 use crate::{boundary_any, bytes, mimebase_status, mimebase_str};
@@ -76,11 +73,11 @@ pub struct mimebase_url {
     /// an entity's `Content-Location`), as `part` is written; "none" when it
     /// names none.
     pub target_part: mimebase_str,
-    /// 1 when the base decided where the URL leads: it is resolved, against a base, and the
-    /// reference alone does not give the same URL (a relative reference such as `x.html`, a
-    /// scheme-relative one such as `//host/x`, or, for the `whatwg` resolver, `http:x`, which
-    /// takes the base's host). 0 otherwise: an absolute URL, a plain-text link, an unresolved
-    /// reference.
+    /// 1 when the base decided where the URL leads: the resolver took any part of the base to
+    /// make the resolved URL (a relative reference such as `x.html`, a scheme-relative one such
+    /// as `//host/x`, or, for the `whatwg` resolver, `http:x` against an `http` base, which
+    /// takes the base's host): the JSON record's `base_decided`. 0 otherwise: an absolute URL,
+    /// a plain-text link, an unresolved reference.
     pub base_decided: c_int,
     /// 1 when the URL is an image the reader's client loads to show the message:
     /// `img@src`, `img@srcset`, `source@srcset`, `input@src`, `image@href`,
@@ -254,29 +251,6 @@ fn is_image(source: &UrlSource) -> bool {
     )
 }
 
-/// See `mimebase_url.base_decided`.
-fn base_decided(url: &UrlRecord) -> bool {
-    let Resolution::Resolved(resolved) = &url.resolution else {
-        return false;
-    };
-    if url.base.url.is_none() {
-        return false;
-    }
-    let reference = strip_reference(&url.reference);
-    if !has_scheme(&reference) {
-        return true;
-    }
-    // The RFC resolvers take a reference with a scheme as it is. The URL Standard's parser
-    // reads `http:x` against a base of the same special scheme as relative to it (its
-    // "special relative or authority state"), but never a reference whose scheme is followed
-    // by `//`, which names its own host: only the others are parsed again alone to compare.
-    url.resolver == Resolver::Whatwg
-        && !reference
-            .split_once(':')
-            .is_some_and(|(_, rest)| rest.starts_with("//"))
-        && whatwg::parse(&reference).ok().as_ref() != Some(resolved)
-}
-
 impl mimebase_report {
     fn new(report: Report, length: u64) -> Self {
         let mut keys: HashMap<SourceKey, u32> = HashMap::new();
@@ -295,7 +269,7 @@ impl mimebase_report {
             });
             sources.push(index);
             flags.push(
-                if base_decided(url) {
+                if url.base_decided {
                     URL_BASE_DECIDED
                 } else {
                     0

@@ -36,6 +36,25 @@ pub fn check(resolver: Resolver, base: &str, reference: &str) {
         "{} reads {reference:?} as its stripped form",
         resolver.name()
     );
+    // `base_decided`: the detailed result is the same URL, and a URL the base did not decide
+    // is the same against any other base.
+    let detailed = resolver.resolve_detailed(base, reference);
+    assert_eq!(
+        detailed.clone().map(|resolved| resolved.url),
+        resolver.resolve(base, reference)
+    );
+    if let Ok(resolved) = &detailed
+        && !resolved.base_decided
+    {
+        assert_eq!(
+            resolver
+                .resolve("x-elsewhere://other.invalid/o/p?q", reference)
+                .as_deref(),
+            Ok(resolved.url.as_str()),
+            "{}: {reference:?} against {base:?} is not decided by the base",
+            resolver.name()
+        );
+    }
     match resolver {
         Resolver::Rfc1808 => check_rfc1808(base, reference),
         Resolver::Rfc3986 => check_rfc3986(base, reference),
@@ -284,6 +303,31 @@ pub fn check_analyze(data: &[u8]) {
         );
         if let mimebase::UrlSource::Html { range, .. } = &url.source {
             assert!(range.start <= range.end, "{url:?}");
+        }
+        assert!(
+            !url.base_decided || url.resolution.resolved().is_some(),
+            "{url:?}"
+        );
+        if let Some(link) = &url.link {
+            let source = url.source.to_string();
+            assert!(
+                source == "html:a@href" || source == "html:area@href",
+                "{url:?}"
+            );
+            // Collapsed and cut: single spaces between words, none at the ends.
+            for text in std::iter::once(&link.text).chain(&link.title) {
+                assert!(
+                    text.chars().count() <= mimebase::LinkText::MAX_CHARS,
+                    "{url:?}"
+                );
+                assert!(!text.starts_with(' ') && !text.ends_with(' '), "{url:?}");
+                assert!(!text.contains("  "), "{url:?}");
+                assert!(!text.contains(['\t', '\n', '\r', '\u{c}']), "{url:?}");
+            }
+            assert!(
+                !link.text_host_differs || url.resolution.resolved().is_some(),
+                "{url:?}"
+            );
         }
     }
     let rewritten = rewrite(data, &options);

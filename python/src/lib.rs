@@ -448,6 +448,10 @@ struct Url {
     base: Option<String>,
     /// Where ``base`` came from (see ``Entity.base_source``).
     base_source: String,
+    /// True when the base decided where the URL leads: the resolver took any part of the base
+    /// (a relative or scheme-relative reference; with ``"whatwg"`` also ``http:login`` against
+    /// an ``http`` base). False for an absolute reference, an unresolved one, a plain-text link.
+    base_decided: bool,
     /// The resolution algorithm: ``"rfc1808"``, ``"rfc3986"`` or ``"whatwg"``.
     resolver: String,
     /// For an HTML, SVG or text URL: ``(start, end)``, byte offsets, 0-based, half-open, into
@@ -471,6 +475,16 @@ struct Url {
     /// (e.g. ``"overridden_by:header:Content-Base"``) or ``"not_in_profile"``; ``None`` for every
     /// other URL.
     ignored: Option<String>,
+    /// For the ``href`` of an HTML ``a`` or ``area``: the text a reader sees as the link (the
+    /// element's rendered text, white space collapsed, at most 256 characters; else the ``alt``
+    /// of its images; an ``area``'s ``alt``); ``None`` for every other URL.
+    text: Option<String>,
+    /// The ``title`` attribute of that ``a`` or ``area`` (collapsed and cut as ``text``);
+    /// ``None`` when it has none, and for every other URL.
+    title: Option<String>,
+    /// True when ``text`` reads as a URL or a host name whose host is not the host the link
+    /// reaches (the text says ``https://bank.example.com``, the link goes elsewhere).
+    text_host_differs: bool,
 }
 
 #[pymethods]
@@ -502,6 +516,7 @@ impl From<&mimebase::UrlRecord> for Url {
             error: url.resolution.error().map(str::to_owned),
             base: url.base.url.clone(),
             base_source: url.base.source.as_str().to_owned(),
+            base_decided: url.base_decided,
             resolver: url.resolver.name().to_owned(),
             range,
             field,
@@ -511,6 +526,9 @@ impl From<&mimebase::UrlRecord> for Url {
                 by: wire_name(&target.by),
             }),
             ignored: url.ignored.map(|why| why.to_string()),
+            text: url.text().map(str::to_owned),
+            title: url.title().map(str::to_owned),
+            text_host_differs: url.text_host_differs(),
         }
     }
 }

@@ -292,6 +292,41 @@ def test_url_target_is_the_part_the_url_names_as_in_the_record():
     assert seen == {"cid", "content-location", "mid"}
 
 
+def test_link_text_and_base_decided_are_the_records_fields():
+    message = (
+        b"Content-Type: text/html\r\n\r\n"
+        b'<base href="http://phish.example.net/">'
+        b'<a href="login.html" title="Your &amp; bank">Sign <b>in</b></a>'
+        b'<a href="http://evil.example.net/">https://bank.example.com</a>'
+        b'<img src="x.png"><map><area href="http:area" alt=" Area "></map>'
+    )
+    urls = {u.reference: u for u in mimebase.analyze(message, resolver="whatwg").urls}
+    login = urls["login.html"]
+    assert (login.text, login.title, login.base_decided, login.text_host_differs) == (
+        "Sign in",
+        "Your & bank",
+        True,
+        False,
+    )
+    evil = urls["http://evil.example.net/"]
+    assert (evil.text, evil.title, evil.base_decided, evil.text_host_differs) == (
+        "https://bank.example.com",
+        None,
+        False,
+        True,
+    )
+    # An image has no link text; `http:area` takes the base's host under the URL Standard.
+    assert (urls["x.png"].text, urls["x.png"].base_decided) == (None, True)
+    area = urls["http:area"]
+    assert (area.text, area.resolved, area.base_decided) == ("Area", "http://phish.example.net/area", True)
+    # The attributes are the record's fields (absent ones are None or False).
+    report = mimebase.analyze(message, resolver="whatwg")
+    for url, record in zip(report.urls, report.to_dict()["urls"]):
+        assert url.base_decided == record["base_decided"]
+        assert (url.text, url.title) == (record.get("text"), record.get("title"))
+        assert url.text_host_differs == record.get("text_host_differs", False)
+
+
 def test_resolver_error_message_is_an_attribute():
     message = (
         b"Content-Base: http://example.com/\r\nContent-Type: text/html\r\n\r\n"

@@ -237,18 +237,13 @@ def chromium_links(frame, own_address):
     return found
 
 
-def compare_message(path, browser, cli, workdir):
-    """For each document part of the message: (part, Chromium's links, mimebase's, skipped)."""
+def open_parts(path, browser, record, workdir):
+    """Opens each document part of the message ``path`` (whose ``inspect --json`` record is
+    ``record``) in Chromium as a reader's client shows it (see the module's docstring), and
+    yields ``(entity, page, own_address, svg, None)`` for each, the page open until the next
+    part is asked for; or ``(entity, None, None, svg, reason)`` for a part that cannot be shown
+    so."""
     raw = path.read_bytes()
-    record = json.loads(
-        subprocess.run(
-            [str(cli), "inspect", "--json", "--resolver", "whatwg", str(path)],
-            check=False,
-            capture_output=True,
-        ).stdout.splitlines()[0]
-    )
-    results = []
-    table = {(tag, attribute) for tag, attribute, _ in URL_PROPERTIES}
     for entity in record["entities"]:
         document = entity.get("document")
         if not document or document["kind"] not in ("html", "svg"):
@@ -259,15 +254,15 @@ def compare_message(path, browser, cli, workdir):
             d["part"] == part and d["kind"] == "bad_transfer_encoding" for d in record["diagnostics"]
         )
         if entity["decoded_from"] is not None:
-            results.append((part, None, None, "inside an encoded message/rfc822"))
+            yield entity, None, None, svg, "inside an encoded message/rfc822"
             continue
         if damaged:
-            results.append((part, None, None, "damaged transfer encoding"))
+            yield entity, None, None, svg, "damaged transfer encoding"
             continue
         header = raw[entity["header"]["start"] : entity["header"]["end"]]
         body = transfer_decoded(header, raw[entity["body"]["start"] : entity["body"]["end"]])
         if body is None:
-            results.append((part, None, None, "a transfer encoding this test does not decode"))
+            yield entity, None, None, svg, "a transfer encoding this test does not decode"
             continue
         fields = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
             header + b"\n\n"
@@ -288,7 +283,7 @@ def compare_message(path, browser, cli, workdir):
             elif base.startswith(("http://", "https://")):
                 address = base
             else:
-                results.append((part, None, None, f"base {base!r} is not http(s)"))
+                yield entity, None, None, svg, f"base {base!r} is not http(s)"
                 continue
         page = browser.new_page(java_script_enabled=False)
         served = []
@@ -312,11 +307,38 @@ def compare_message(path, browser, cli, workdir):
         except Exception as error:  # a page that never loads is a failure of the test
             page.close()
             raise AssertionError(f"{path} part {part}: Chromium could not open it: {error}")
+        try:
+            yield entity, page, own_address, svg, None
+        finally:
+            page.close()
+
+
+def inspect_record(cli, path):
+    """The ``mimebase inspect --json --resolver whatwg`` record of the first message of
+    ``path``."""
+    return json.loads(
+        subprocess.run(
+            [str(cli), "inspect", "--json", "--resolver", "whatwg", str(path)],
+            check=False,
+            capture_output=True,
+        ).stdout.splitlines()[0]
+    )
+
+
+def compare_message(path, browser, cli, workdir):
+    """For each document part of the message: (part, Chromium's links, mimebase's, skipped)."""
+    record = inspect_record(cli, path)
+    results = []
+    table = {(tag, attribute) for tag, attribute, _ in URL_PROPERTIES}
+    for entity, page, own_address, svg, skipped in open_parts(path, browser, record, workdir):
+        part = entity["part"]
+        if skipped:
+            results.append((part, None, None, skipped))
+            continue
         if svg:
             theirs = set(chromium_svg_links(page.main_frame, own_address))
         else:
             theirs = set(chromium_links(page.main_frame, own_address))
-        page.close()
         prefix = "svg:" if svg else "html:"
         ours = set(
             (

@@ -1,7 +1,9 @@
 """The samples' expectations, as the Rust golden tests hold them: every entity's base, where it
-came from and whom it was inherited from, and every URL's source, reference and resolved form,
-read from tests/data/golden/<sample>.inspect.txt and .urls.txt; each sample also with CRLF line
-endings. Plus the RFC 1808 examples and the baseStriker split spelled out."""
+came from and whom it was inherited from, and every URL's source, reference and resolved form
+(whether a base decided it, and a link's text and title, for those `inspect` shows; the count of
+those it leaves out), read from tests/data/golden/<sample>.inspect.txt and .urls.txt; each
+sample also with CRLF line endings. Plus the RFC 1808 examples and the baseStriker split spelled
+out."""
 
 import re
 
@@ -19,15 +21,19 @@ BASE_LINE = re.compile(
 )
 
 
+LEFT_OUT = re.compile(r"^\((?P<count>[0-9]+) absolute URLs? unchanged, not shown: --all shows (?:it|them)\)$")
+LINK_LINE = re.compile(r'^(?:text "(?P<text>(?:[^"\\]|\\.)*)")?(?:  )?(?:title "(?P<title>(?:[^"\\]|\\.)*)")?')
+
+
 def parse_inspect(text: str):
-    """(entities, urls) of a golden `mimebase inspect` output: entities as
+    """(entities, urls, left_out) of a golden `mimebase inspect` output: entities as
     (part, content_type, base, base_source or None, inherited_from, and for a message its
-    summary), URLs as (part, source, reference, resolved or None, whether it is an ignored
-    base)."""
-    entities, urls = [], []
+    summary), URLs as (part, source, reference, resolved or None, base_decided, whether it is
+    an ignored base, text, title), and per part the count of absolute URLs left out unchanged."""
+    entities, urls, left_out = [], [], {}
     lines = text.splitlines()
     assert lines[0].startswith("== ")
-    part = None
+    part = "HEADER"
     for line in lines[1:]:
         body = line.lstrip(" ")
         words = body.split("  ")
@@ -55,6 +61,19 @@ def parse_inspect(text: str):
                 source, inherited = "inherited", source[len("inherited from "):]
             entities[-1][key] = (match.group("url"), source or "none", inherited)
             continue
+        match = LEFT_OUT.match(body)
+        if match:
+            left_out[part] = int(match.group("count"))
+            continue
+        if body.startswith(('text "', 'title "')):
+            # What a reader sees of the link on the line above.
+            match = LINK_LINE.match(body)
+            previous = urls[-1]
+            urls[-1] = previous[:6] + (
+                unescape(match.group("text") or ""),
+                match.group("title") and unescape(match.group("title")),
+            )
+            continue
         source, rest = body.split("  ", 1)
         # `html:a@href (srcdoc)`: a URL of an <iframe srcdoc> document.
         source = re.sub(r" \(srcdoc(?: [0-9]+)?\)$", "", source)
@@ -62,12 +81,27 @@ def parse_inspect(text: str):
         ignored = IGNORED.search(rest) is not None
         rest = IGNORED.sub("", rest)
         reference, resolved = rest.split("  ->  ", 1)
-        # A URL naming a part of the same message ends with `  -> part 2 (cid)`.
+        # A URL naming a part of the same message ends with `  -> part 2 (cid)`, one whose
+        # destination a base decided is marked `  (base-decided)` before that.
         resolved = TARGET.sub("", resolved)
+        decided = resolved.endswith("  (base-decided)")
+        resolved = resolved.removesuffix("  (base-decided)")
         if resolved.startswith("unresolved: "):
             resolved = None
-        urls.append((part, source, reference, resolved, ignored))
-    return entities, urls
+        urls.append((part, source, reference, resolved, decided, ignored, None, None))
+    return entities, urls, left_out
+
+
+def shown_in_inspect(url) -> bool:
+    """Whether `inspect` shows the URL without `--all`: not an absolute URL left unchanged
+    (an ignored base is always shown)."""
+    return not (
+        url.resolved == url.reference
+        and not url.base_decided
+        and url.target is None
+        and not url.text_host_differs
+        and url.ignored is None
+    )
 
 
 def unescape(text: str) -> str:
@@ -82,7 +116,7 @@ def test_sample_matches_golden(sample, crlf):
         raw = to_crlf(raw)
     report = mimebase.analyze(raw)
 
-    entities, urls = parse_inspect((GOLDEN / f"{sample.stem}.inspect.txt").read_text())
+    entities, urls, left_out = parse_inspect((GOLDEN / f"{sample.stem}.inspect.txt").read_text())
     assert [e["part"] for e in entities] == [e.part for e in report.entities]
     for expected, entity in zip(entities, report.entities):
         assert expected["content_type"] == entity.content_type
@@ -95,10 +129,25 @@ def test_sample_matches_golden(sample, crlf):
             assert expected["summary"] == said
         else:
             assert "summary" not in expected and summary is None
+    shown = [u for u in report.urls if shown_in_inspect(u)]
     assert urls == [
-        (u.part, u.source, unescape(u.reference), u.resolved, u.ignored is not None)
-        for u in report.urls
+        (
+            u.part,
+            u.source,
+            unescape(u.reference),
+            u.resolved,
+            u.base_decided,
+            u.ignored is not None,
+            u.text if u.text or u.title is not None else None,
+            u.title,
+        )
+        for u in shown
     ]
+    hidden = {}
+    for u in report.urls:
+        if not shown_in_inspect(u):
+            hidden[u.part] = hidden.get(u.part, 0) + 1
+    assert left_out == hidden
 
     golden_urls = (GOLDEN / f"{sample.stem}.urls.txt").read_text().splitlines()
     assert golden_urls == [

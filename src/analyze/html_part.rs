@@ -7,8 +7,11 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 
-use super::{HtmlPart, HtmlState, Keep, Sink, declared_charset, resolve, take_decoded, url_limit};
+use super::{
+    HtmlPart, HtmlState, Keep, Sink, declared_charset, resolve_detailed, take_decoded, url_limit,
+};
 use crate::base;
+use crate::html::link_text::text_host_differs;
 use crate::html::{self, BaseHref};
 use crate::mime::{self, Entity};
 use crate::options::Options;
@@ -115,7 +118,7 @@ pub(super) fn html_urls(
     };
     let mut kept = Vec::with_capacity(if keep { scan.urls.len() } else { 0 });
     let ranges: Vec<_> = scan.urls.iter().map(|url| scan.part_range(url)).collect();
-    for (position, (found, range)) in scan.urls.into_iter().zip(ranges).enumerate() {
+    for (position, (mut found, range)) in scan.urls.into_iter().zip(ranges).enumerate() {
         // The <base href> itself resolves against the header-level base (base precedence step
         // 1), or in a `srcdoc` document against the base of the document that holds it.
         let document = found.document;
@@ -132,8 +135,14 @@ pub(super) fn html_urls(
             .checked_sub(1)
             .and_then(|i| scan.srcdocs.get(i))
             .map_or(0, |srcdoc| srcdoc.depth);
+        let link = found.link.take();
         let reference = found.reference(&text);
-        let resolution = resolve(resolver, against, reference, Some(encoding));
+        let (resolution, base_decided) =
+            resolve_detailed(resolver, against, reference, Some(encoding));
+        let link = link.map(|mut link| {
+            link.text_host_differs = text_host_differs(&link.text, resolution.resolved());
+            link
+        });
         let ignored = match found.base_href {
             BaseHref::No => None,
             BaseHref::InTemplate => Some(BaseIgnored::InTemplate),
@@ -163,9 +172,11 @@ pub(super) fn html_urls(
             reference: reference.to_owned(),
             resolution,
             base: Arc::clone(against),
+            base_decided,
             resolver,
             target: None,
             ignored,
+            link,
         };
         sink.emit(record, index);
         if keep {

@@ -30,7 +30,7 @@ use crate::report::{
 };
 use crate::target::Linker;
 use crate::url::whatwg::{self, ParseFailure};
-use crate::url::{ResolveError, Resolver, has_scheme, strip_reference};
+use crate::url::{ResolveError, Resolved, Resolver, has_scheme, strip_reference};
 use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName};
 
 mod html_part;
@@ -428,22 +428,37 @@ pub(crate) fn resolve(
     reference: &str,
     encoding: Option<&'static Encoding>,
 ) -> Resolution {
+    resolve_detailed(resolver, base, reference, encoding).0
+}
+
+/// [`resolve`], and whether the base decided the URL ([`Resolved::base_decided`]: the
+/// resolver took any part of it); false when the reference is not resolved, or there is no
+/// base.
+pub(crate) fn resolve_detailed(
+    resolver: Resolver,
+    base: &BaseRecord,
+    reference: &str,
+    encoding: Option<&'static Encoding>,
+) -> (Resolution, bool) {
     let result = match (resolver, base.url.as_deref()) {
         (Resolver::Whatwg, base) => {
-            whatwg::encoding_parse(base, reference, encoding.unwrap_or(UTF_8))
+            whatwg::encoding_parse_detailed(base, reference, encoding.unwrap_or(UTF_8))
         }
-        (_, Some(base)) => resolver.resolve(base, reference),
+        (_, Some(base)) => resolver.resolve_detailed(base, reference),
         (_, None) => match strip_reference(reference) {
-            absolute if has_scheme(&absolute) => Ok(absolute.into_owned()),
-            _ => return Resolution::NoBase,
+            absolute if has_scheme(&absolute) => Ok(Resolved {
+                url: absolute.into_owned(),
+                base_decided: false,
+            }),
+            _ => return (Resolution::NoBase, false),
         },
     };
     match result {
-        Ok(url) => Resolution::Resolved(url),
+        Ok(resolved) => (Resolution::Resolved(resolved.url), resolved.base_decided),
         Err(ResolveError::InvalidReference(ParseFailure(Some(
             url::ParseError::RelativeUrlWithoutBase,
-        )))) => Resolution::NoBase,
-        Err(error) => Resolution::ResolverError(error.to_string()),
+        )))) => (Resolution::NoBase, false),
+        Err(error) => (Resolution::ResolverError(error.to_string()), false),
     }
 }
 
@@ -499,7 +514,7 @@ fn header_urls(
                 continue;
             };
             sink.url_budget = left;
-            let resolution = resolve(resolver, base, &reference, None);
+            let (resolution, base_decided) = resolve_detailed(resolver, base, &reference, None);
             let record = UrlRecord {
                 part: entity.part.clone(),
                 source: UrlSource::Header {
@@ -510,9 +525,11 @@ fn header_urls(
                 reference,
                 resolution,
                 base: Arc::clone(base),
+                base_decided,
                 resolver,
                 target: None,
                 ignored: ignored(field.index),
+                link: None,
             };
             sink.emit(record, index);
         }

@@ -79,9 +79,12 @@ pub(super) fn text_urls(
             reference,
             resolution: resolve(resolver, no_base, &link.href, None),
             base: Arc::clone(no_base),
+            // Plain text has no base.
+            base_decided: false,
             resolver,
             target: None,
             ignored: None,
+            link: None,
         };
         sink.emit(record, index);
     });

@@ -187,6 +187,14 @@ pub(crate) struct InspectArgs {
     /// When to colour the tree.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, help_heading = "Output")]
     pub color: ColorArg,
+
+    /// Also show the URLs that are absolute and unchanged (`X -> X`: resolved to what is
+    /// written, no base decided them, their text names no other host and they name no part of
+    /// the message). Without it the tree shows what a base, the resolver or the message
+    /// changed, and ends each part with how many unchanged URLs it left out; `--json` always
+    /// has every record.
+    #[arg(long, conflicts_with = "json", help_heading = "Output")]
+    pub all: bool,
 }
 
 /// `mimebase urls`.
@@ -219,6 +227,12 @@ pub(crate) struct UrlsArgs {
     )]
     pub no_filename: bool,
 
+    /// Print only the URLs whose destination a base decided (`base_decided`: the resolver took
+    /// any part of the base, as for a relative or scheme-relative reference), in every output
+    /// format.
+    #[arg(long, help_heading = "Output")]
+    pub base_decided: bool,
+
     /// End each line with a NUL byte instead of a newline (for `xargs -0`).
     #[arg(
         short = '0',
@@ -233,9 +247,12 @@ pub(crate) struct UrlsArgs {
     /// A column with nothing in it is empty; values are escaped as the text output is. The
     /// columns are the fields of `--json`: `path`, `offset` (of an mbox message's `From `
     /// line), `part`, `source`, `reference`, `resolved`, `unresolved` (`no_base` or
-    /// `resolver_error`), `error`, `base` (the base URL), `base_source`, `resolver`, `target`
-    /// (the part the URL names), `target_by` (`cid`, `mid`, `content-location`) and `ignored`
-    /// (why a `<base href>` or base header field does not set the base, e.g. `not_first`).
+    /// `resolver_error`), `error`, `base` (the base URL), `base_source`, `base_decided`
+    /// (`true` or `false`), `resolver`, `target` (the part the URL names), `target_by` (`cid`,
+    /// `mid`, `content-location`), `ignored` (why a `<base href>` or base header field does not
+    /// set the base, e.g. `not_first`), and for the `href` of an HTML `a` or `area` (empty for
+    /// other URLs) `text` (what a reader sees of the link), `title` and `text_host_differs`
+    /// (`true` when the text reads as a URL or host name of another host than the link reaches).
     #[arg(
         long,
         value_name = "LIST",
@@ -260,10 +277,14 @@ pub(crate) enum UrlField {
     Error,
     Base,
     BaseSource,
+    BaseDecided,
     Resolver,
     Target,
     TargetBy,
     Ignored,
+    Text,
+    Title,
+    TextHostDiffers,
 }
 
 /// `mimebase extract`.

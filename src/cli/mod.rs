@@ -42,13 +42,16 @@ pub(crate) fn run() -> ExitCode {
             } else {
                 output::Printer::Inspect {
                     color: output::use_color(inspect.color),
+                    all: inspect.all,
                 }
             };
             run_inputs(&inspect.inputs, &printer)
         }
         Command::Urls(urls) => {
             let printer = if urls.json {
-                output::Printer::UrlsJson
+                output::Printer::UrlsJson {
+                    base_decided_only: urls.base_decided,
+                }
             } else {
                 // As grep: names are shown when there can be more than one input file.
                 let several =
@@ -57,6 +60,7 @@ pub(crate) fn run() -> ExitCode {
                     with_filename: urls.with_filename || (several && !urls.no_filename),
                     terminator: if urls.null { b'\0' } else { b'\n' },
                     fields: urls.fields.clone(),
+                    base_decided_only: urls.base_decided,
                 }
             };
             run_inputs(&urls.inputs, &printer)

@@ -152,19 +152,22 @@ fn auto_color(terminal: bool, var: impl Fn(&str) -> Option<std::ffi::OsString>) 
 
 /// How `inspect` and `urls` print each input.
 pub(crate) enum Printer {
-    /// `inspect`: the tree, coloured or not.
-    Inspect { color: bool },
+    /// `inspect`: the tree, coloured or not, with every URL or (not `all`) without those
+    /// that are absolute and unchanged ([`is_unchanged`]).
+    Inspect { color: bool, all: bool },
     /// `inspect --json`: one [`MessageLine`] per input.
     InspectJson,
     /// `urls`: one line per URL, the input's name first or not, ended by `terminator`; with
-    /// `fields`, those columns instead (`--fields`).
+    /// `fields`, those columns instead (`--fields`); only the base-decided URLs when
+    /// `base_decided_only` (`--base-decided`).
     Urls {
         with_filename: bool,
         terminator: u8,
         fields: Vec<UrlField>,
+        base_decided_only: bool,
     },
-    /// `urls --json`: one [`UrlLine`] per URL.
-    UrlsJson,
+    /// `urls --json`: one [`UrlLine`] per URL (per base-decided URL when `base_decided_only`).
+    UrlsJson { base_decided_only: bool },
 }
 
 impl Printer {
@@ -184,9 +187,17 @@ impl Printer {
         let mut each = |url: &UrlRecord| -> io::Result<()> {
             match self {
                 Printer::Urls {
+                    base_decided_only: true,
+                    ..
+                }
+                | Printer::UrlsJson {
+                    base_decided_only: true,
+                } if !url.base_decided => Ok(()),
+                Printer::Urls {
                     with_filename,
                     terminator,
                     fields,
+                    ..
                 } => url_line(
                     out,
                     (name, offset),
@@ -195,12 +206,12 @@ impl Printer {
                     *terminator,
                     url,
                 ),
-                Printer::UrlsJson => url_json(out, name, offset, url),
+                Printer::UrlsJson { .. } => url_json(out, name, offset, url),
                 Printer::Inspect { .. } | Printer::InspectJson => Ok(()),
             }
         };
         match self {
-            Printer::Urls { .. } | Printer::UrlsJson => {
+            Printer::Urls { .. } | Printer::UrlsJson { .. } => {
                 // After a failed write the analysis runs to its end, writing nothing more.
                 let report = mimebase::analyze_streaming(&raw, options, |url| {
                     if written.is_ok() {
@@ -230,23 +241,34 @@ impl Printer {
         report: &Report,
     ) -> io::Result<()> {
         match self {
-            Printer::Inspect { color } => inspect(out, name, offset, report, &Palette::new(*color)),
+            Printer::Inspect { color, all } => {
+                inspect(out, name, offset, report, &Palette::new(*color), *all)
+            }
             Printer::InspectJson => inspect_json(out, name, offset, report),
             Printer::Urls {
                 with_filename,
                 terminator,
                 fields,
-            } => report.urls.iter().try_for_each(|url| {
-                url_line(
-                    out,
-                    (name, offset),
-                    *with_filename,
-                    fields,
-                    *terminator,
-                    url,
-                )
-            }),
-            Printer::UrlsJson => urls_json(out, name, offset, report),
+                base_decided_only,
+            } => report
+                .urls
+                .iter()
+                .filter(|url| url.base_decided || !base_decided_only)
+                .try_for_each(|url| {
+                    url_line(
+                        out,
+                        (name, offset),
+                        *with_filename,
+                        fields,
+                        *terminator,
+                        url,
+                    )
+                }),
+            Printer::UrlsJson { base_decided_only } => report
+                .urls
+                .iter()
+                .filter(|url| url.base_decided || !base_decided_only)
+                .try_for_each(|url| url_json(out, name, offset, url)),
         }
     }
 
@@ -261,7 +283,7 @@ impl Printer {
         message: &str,
     ) -> io::Result<()> {
         match self {
-            Printer::InspectJson | Printer::UrlsJson => {
+            Printer::InspectJson | Printer::UrlsJson { .. } => {
                 serde_json::to_writer(&mut *out, &ScanLine::error(source, kind, message))?;
                 writeln!(out)
             }
@@ -348,18 +370,6 @@ fn inspect_json(
 }
 
 /// `mimebase urls --json`: one [`UrlLine`] per URL.
-fn urls_json(
-    out: &mut dyn Write,
-    name: Name<'_>,
-    offset: Option<u64>,
-    report: &Report,
-) -> io::Result<()> {
-    report
-        .urls
-        .iter()
-        .try_for_each(|url| url_json(out, name, offset, url))
-}
-
 /// One [`UrlLine`] of `mimebase urls --json`.
 fn url_json(
     out: &mut dyn Write,
@@ -412,6 +422,9 @@ fn url_line(
                 UrlField::Error => escape(url.resolution.error().unwrap_or_default()),
                 UrlField::Base => escape(url.base.url.as_deref().unwrap_or_default()),
                 UrlField::BaseSource => Cow::Borrowed(url.base.source.as_str()),
+                UrlField::BaseDecided => {
+                    Cow::Borrowed(if url.base_decided { "true" } else { "false" })
+                }
                 UrlField::Resolver => Cow::Borrowed(url.resolver.as_str()),
                 UrlField::Target => url
                     .target
@@ -423,6 +436,13 @@ fn url_line(
                 UrlField::Ignored => url
                     .ignored
                     .map_or(Cow::Borrowed(""), |why| Cow::Owned(why.to_string())),
+                UrlField::Text => escape(url.text().unwrap_or_default()),
+                UrlField::Title => escape(url.title().unwrap_or_default()),
+                UrlField::TextHostDiffers => Cow::Borrowed(match &url.link {
+                    Some(link) if link.text_host_differs => "true",
+                    Some(_) => "false",
+                    None => "",
+                }),
             };
             out.write_all(text.as_bytes())?;
         }
@@ -486,7 +506,11 @@ fn paint(style: Style, text: &str) -> String {
 /// Every string from the message is [`escape`]d.
 ///
 /// A URL that names an entity of the same message ends with `  -> part 2 (cid)`: the entity
-/// and how it was matched (`cid`, `mid` or `content-location`).
+/// and how it was matched (`cid`, `mid` or `content-location`). A URL whose destination a base
+/// decided is marked `(base-decided)`. Under the `href` of an `a` or `area`, a line shows what
+/// a reader sees of the link: `text "…"`, `title "…"`, and `! the text names another host`
+/// when it does. Without `all`, the URLs that are absolute and unchanged ([`is_unchanged`])
+/// are left out, and a line at the end of each part says how many.
 ///
 /// The heading names the input, and for a message of an mbox file after the first the byte
 /// offset of its `From ` line: `== archive.mbox at byte 1234`.
@@ -506,7 +530,8 @@ fn paint(style: Style, text: &str) -> String {
 ///   base  http://example.com/news/  (header:Content-Base)
 ///   1  text/html
 ///     base  http://example.com/news/  (inherited from HEADER)
-///     html:a@href  today.html  ->  http://example.com/news/today.html
+///     html:a@href  today.html  ->  http://example.com/news/today.html  (base-decided)
+///       text "Today's news"
 /// ```
 fn inspect(
     out: &mut dyn Write,
@@ -514,6 +539,7 @@ fn inspect(
     offset: Option<u64>,
     report: &Report,
     palette: &Palette,
+    all: bool,
 ) -> io::Result<()> {
     let name = name.escaped();
     let heading = match offset {
@@ -569,15 +595,35 @@ fn inspect(
                 describe(&entity.header_base, palette)
             )?;
         }
+        let mut left_out = 0usize;
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
+            if !all && is_unchanged(url) {
+                left_out += 1;
+                continue;
+            }
+            let decided = if url.base_decided {
+                format!("  {}", paint(palette.label, "(base-decided)"))
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "{indent}  {}  {}{}{}",
+                "{indent}  {}  {}{decided}{}{}",
                 paint(palette.source, &source_label(&url.source)),
                 resolution(url, palette),
                 target(url),
                 ignored(url, palette)
             )?;
+            if let Some(line) = link_line(url, palette) {
+                writeln!(out, "{indent}    {line}")?;
+            }
+        }
+        if left_out > 0 {
+            let note = match left_out {
+                1 => "(1 absolute URL unchanged, not shown: --all shows it)".to_owned(),
+                n => format!("({n} absolute URLs unchanged, not shown: --all shows them)"),
+            };
+            writeln!(out, "{indent}  {}", paint(palette.label, &note))?;
         }
         for diagnostic in report
             .diagnostics
@@ -692,6 +738,48 @@ fn source_label(source: &UrlSource) -> String {
         UrlSource::Html { srcdoc, .. } if *srcdoc > 1 => format!("{source} (srcdoc {srcdoc})"),
         _ => source.to_string(),
     }
+}
+
+/// True for a URL that `inspect` leaves out without `--all`: resolved to the reference as
+/// written (an absolute URL the resolver took as it is), no base decided it, it names no part
+/// of the message, no link text names another host than it reaches, and it is not a base that is
+/// ignored. What is left shows
+/// what a base, the resolver or the message did.
+fn is_unchanged(url: &UrlRecord) -> bool {
+    url.resolution.resolved() == Some(url.reference.as_str())
+        && !url.base_decided
+        && url.target.is_none()
+        && !url.text_host_differs()
+        && url.ignored.is_none()
+}
+
+/// What a reader sees of a link: `text "…"`, `title "…"`, and a warning when the text names
+/// another host than the link reaches; `None` for a URL without link text, or with neither a
+/// text nor a title.
+fn link_line(url: &UrlRecord, palette: &Palette) -> Option<String> {
+    let link = url.link.as_deref()?;
+    let mut line = Vec::new();
+    if !link.text.is_empty() {
+        line.push(format!(
+            "{} \"{}\"",
+            paint(palette.label, "text"),
+            escape(&link.text)
+        ));
+    }
+    if let Some(title) = &link.title {
+        line.push(format!(
+            "{} \"{}\"",
+            paint(palette.label, "title"),
+            escape(title)
+        ));
+    }
+    if link.text_host_differs {
+        line.push(paint(
+            palette.problem,
+            "! the text names another host than the link reaches",
+        ));
+    }
+    (!line.is_empty()).then(|| line.join("  "))
 }
 
 /// `  -> part 2 (cid)` for a URL that names an entity of the message, else nothing.

@@ -164,6 +164,21 @@ pub(crate) const URL_ATTRIBUTES: &[UrlAttribute] = &[
 /// The attribute that makes a `<meta content>` a refresh (the HTML Standard's [refresh state](https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh)).
 pub(crate) const HTTP_EQUIV: &str = "http-equiv";
 
+/// The attribute whose text stands for an image (`img`) or is the text of an image map's
+/// link (`area`): what a reader sees of a link without text.
+pub(super) const ALT: &str = "alt";
+
+/// The attribute a reader sees as a link's tooltip.
+pub(super) const TITLE: &str = "title";
+
+/// The attribute that hides an element ([the `hidden` attribute](https://html.spec.whatwg.org/multipage/interaction.html#the-hidden-attribute):
+/// `display: none`).
+pub(super) const HIDDEN: &str = "hidden";
+
+/// The attributes that what a reader sees of a link depends on, whose values the scan keeps
+/// on the elements that need them.
+pub(super) const TEXT_ATTRIBUTES: [&str; 3] = [ALT, TITLE, HIDDEN];
+
 /// The attribute of `<iframe>` that holds a whole document (the HTML Standard's
 /// [`srcdoc`](https://html.spec.whatwg.org/multipage/iframe-embed-object.html#attr-iframe-srcdoc)),
 /// scanned in turn.
@@ -174,7 +189,7 @@ pub(super) const SRCDOC: &str = "srcdoc";
 pub(super) const FETCH_ATTRIBUTES: [&str; 2] = ["crossorigin", "integrity"];
 
 /// A quick filter on attribute names, built from [`URL_ATTRIBUTES`], [`HTTP_EQUIV`],
-/// [`SRCDOC`] and [`FETCH_ATTRIBUTES`] at compile time: bit `first byte % 32` of entry `length % 16` is set
+/// [`SRCDOC`], [`FETCH_ATTRIBUTES`] and [`TEXT_ATTRIBUTES`] at compile time: bit `first byte % 32` of entry `length % 16` is set
 /// for every name the scan keeps or notes. Most attributes (`class`, `width`, `id`, …) fail it, and the table is not searched.
 const NAME_FILTER: [u32; 16] = name_filter();
 
@@ -184,15 +199,19 @@ const NAME_FILTER: [u32; 16] = name_filter();
 const fn name_filter() -> [u32; 16] {
     let mut filter = [0u32; 16];
     let mut i = 0;
-    while i < URL_ATTRIBUTES.len() + 2 + FETCH_ATTRIBUTES.len() {
+    let fetch = URL_ATTRIBUTES.len() + 2;
+    let text = fetch + FETCH_ATTRIBUTES.len();
+    while i < text + TEXT_ATTRIBUTES.len() {
         let name = if i < URL_ATTRIBUTES.len() {
             URL_ATTRIBUTES[i].name.as_bytes()
         } else if i == URL_ATTRIBUTES.len() {
             HTTP_EQUIV.as_bytes()
         } else if i == URL_ATTRIBUTES.len() + 1 {
             SRCDOC.as_bytes()
+        } else if i < text {
+            FETCH_ATTRIBUTES[(i - fetch) % FETCH_ATTRIBUTES.len()].as_bytes()
         } else {
-            FETCH_ATTRIBUTES[(i - URL_ATTRIBUTES.len() - 2) % FETCH_ATTRIBUTES.len()].as_bytes()
+            TEXT_ATTRIBUTES[(i - text) % TEXT_ATTRIBUTES.len()].as_bytes()
         };
         filter[name.len() % 16] |= 1 << (name[0] % 32);
         i += 1;
@@ -270,8 +289,11 @@ mod tests {
         }
         assert!(may_be_kept(HTTP_EQUIV.as_bytes()));
         assert!(may_be_kept(SRCDOC.as_bytes()));
+        for name in TEXT_ATTRIBUTES {
+            assert!(may_be_kept(name.as_bytes()), "{name}");
+        }
         // The common attributes that hold no URL fail it, so the table is not searched.
-        for other in ["class", "width", "id", "alt", "border", "align"] {
+        for other in ["class", "width", "id", "border", "align"] {
             assert!(!may_be_kept(other.as_bytes()), "{other}");
         }
     }

@@ -48,10 +48,11 @@ use std::convert::Infallible;
 
 use html5gum::Tokenizer;
 
-use crate::report::ByteRange;
+use crate::report::{ByteRange, LinkText};
 
 mod attributes;
 mod guard;
+pub(crate) mod link_text;
 mod microsyntax;
 pub(crate) mod sniff;
 mod srcdoc;
@@ -123,6 +124,9 @@ pub(crate) struct HtmlUrl {
     /// [`HtmlScan::srcdocs`]`[n - 1]`. `range` and `value` are offsets into that document's
     /// text; [`HtmlScan::part_range`] maps them onto the part's.
     pub document: usize,
+    /// What a reader sees of the link, for the `href` of an `a` or `area` in the HTML
+    /// namespace (its `text_host_differs` is left false: the scan does not resolve).
+    pub link: Option<Box<LinkText>>,
 }
 
 impl HtmlUrl {
@@ -151,6 +155,7 @@ impl HtmlUrl {
             kind,
             value,
             document: 0,
+            link: None,
         }
     }
 
@@ -348,6 +353,7 @@ fn scan_document(html: &str, max_urls: usize) -> (HtmlScan, Vec<FoundSrcdoc>) {
     // Reading from a `&str` cannot fail: the error type is `Infallible`.
     let _: Result<(), Infallible> =
         Tokenizer::new_with_emitter(Input(html.as_bytes()), emitter).finish();
+    state.close_link_at_end(html);
     let mut urls = state.urls;
     // The URLs come in document order as the tokenizer meets them; the sort is a safeguard,
     // skipped when they already are (a stable sort takes a scratch buffer of up to half the

@@ -9,13 +9,15 @@ use std::ops::Range;
 
 use html5gum::{Emitter, Error, Readable, Reader, State, StringReader};
 
-use super::attributes::{HTTP_EQUIV, SRCDOC, may_be_kept, url_attribute};
+use super::attributes::{ALT, HIDDEN, HTTP_EQUIV, SRCDOC, TITLE, may_be_kept, url_attribute};
+use super::link_text::{OpenLink, collapse};
 use super::microsyntax::for_each_url;
 use super::tree::{
     ENCODING, Namespace, StartTagAttributes, Tree, element_name, is_font_breakout_attribute,
     is_html_encoding, raw_text_end, text_state,
 };
 use super::{BaseHref, FetchAttribute, HtmlUrl, UrlKind};
+use crate::report::LinkText;
 use crate::vocab::element;
 
 /// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
@@ -28,7 +30,9 @@ use crate::vocab::element;
 /// every short line, `&nbsp;` is everywhere), and each stop is a round through html5gum's
 /// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
 /// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
-/// values included, reads through html5gum's own reader, unchanged.
+/// values included, reads through html5gum's own reader, unchanged. The text of a link, which
+/// the scan collects ([`OpenLink`]), is taken from the document between the tokens inside the
+/// link, and decoded there.
 pub(super) struct Input<'a>(pub(super) &'a [u8]);
 
 impl Input<'_> {
@@ -86,9 +90,10 @@ impl Reader for Input<'_> {
 /// One attribute of the current start tag that the scan keeps.
 #[derive(Debug)]
 struct KeptAttribute {
-    /// Its name; [`HTTP_EQUIV`], [`ENCODING`] or a name of [`URL_ATTRIBUTES`].
+    /// Its name; [`HTTP_EQUIV`], [`ENCODING`], [`ALT`], [`TITLE`], [`HIDDEN`] or a name of
+    /// [`URL_ATTRIBUTES`](super::attributes::URL_ATTRIBUTES).
     name: &'static str,
-    /// How its value is read; `None` for `http-equiv` and `encoding`.
+    /// How its value is read; `None` for the attributes that hold no URL.
     kind: Option<UrlKind>,
     /// The raw value's bytes in the text (quotes excluded); `None` for an attribute without a
     /// value (`<a href>`), which holds no URL.
@@ -159,6 +164,11 @@ pub(super) struct ScanState {
     fetch_names: Vec<Range<usize>>,
     /// The fetch attributes of start tags with recorded URLs.
     pub(super) fetch_attributes: Vec<FetchAttribute>,
+    /// The `a` element whose text is being collected, from its start tag to its end.
+    link: OpenLink,
+    /// The tokenizer's position when it began the current tag, comment or doctype: a few
+    /// bytes past its `<`.
+    token_start: usize,
 }
 
 /// The [`Emitter`] that drives html5gum's tokenizer for the scan.
@@ -249,6 +259,21 @@ impl ScanState {
         }
     }
 
+    /// Keeps the current attribute when it is one that what a reader sees of a link depends on:
+    /// the `title` of an `a` or `area`, the `alt` of an `area` or of an `img` inside a link, a
+    /// `hidden` attribute inside a link.
+    fn note_text_attribute(&mut self, value_start: Option<usize>, text: &str) {
+        let in_link = self.link.is_open();
+        let name = match (&self.attribute[..], &self.tag[..]) {
+            (b"title", b"a" | b"area") => TITLE,
+            (b"alt", b"area") => ALT,
+            (b"alt", b"img" | b"image") if in_link => ALT,
+            (b"hidden", _) if in_link => HIDDEN,
+            _ => return,
+        };
+        self.keep(name, None, value_start, text);
+    }
+
     /// Adds the current attribute to `kept` when the scan keeps it (see
     /// [`classify_attribute`](Self::classify_attribute)).
     #[inline(never)]
@@ -256,6 +281,11 @@ impl ScanState {
         // FETCH_ATTRIBUTES, spelt out so that the compiler tells them apart by length first.
         if matches!(&self.attribute[..], b"crossorigin" | b"integrity") {
             self.note_fetch_attribute(value_start, text);
+            return;
+        }
+        // TEXT_ATTRIBUTES, likewise.
+        if matches!(&self.attribute[..], b"alt" | b"title" | b"hidden") {
+            self.note_text_attribute(value_start, text);
             return;
         }
         let namespace = self.namespace();
@@ -416,6 +446,7 @@ impl ScanState {
                     kind,
                     value: Some(raw.clone().into()),
                     document: 0,
+                    link: None,
                 });
             });
         }
@@ -463,6 +494,105 @@ impl ScanState {
         self.srcdocs.push(FoundSrcdoc { raw, decoded });
     }
 
+    /// The value of the kept attribute `name` of the current tag when the tag has it (empty
+    /// for an attribute written without a value).
+    fn kept_value<'t>(&'t self, name: &str, text: &'t str) -> Option<Cow<'t, str>> {
+        let kept = self.kept.iter().find(|kept| kept.name == name)?;
+        Some(self.value(kept, text).unwrap_or_default())
+    }
+
+    /// What the current start tag, of an element in `namespace`, does to the link whose text
+    /// is being collected: it may end it, hide what follows, separate words, or add an
+    /// image's `alt`.
+    #[inline(never)]
+    fn link_start_tag(&mut self, text: &str, namespace: Namespace) {
+        let is_html = namespace == Namespace::Html;
+        let tag = element_name(&self.tag, namespace);
+        let hidden = self.kept.iter().any(|kept| kept.name == HIDDEN);
+        let alt = if is_html && tag == b"img" {
+            self.kept_value(ALT, text).map(Cow::into_owned)
+        } else {
+            None
+        };
+        let ends = self
+            .link
+            .start_tag(tag, is_html, self.self_closing, hidden, alt.as_deref());
+        if ends {
+            self.close_link();
+        }
+    }
+
+    /// Starts collecting the text of the `a` start tag just read, whose URLs are those of
+    /// `urls` from index `recorded` on; for an `area`, whose text is its `alt`, sets it at
+    /// once. Nothing when its `href` was not recorded.
+    #[inline(never)]
+    fn open_link(&mut self, text: &str, recorded: usize) {
+        let Some(at) = self
+            .urls
+            .get(recorded..)
+            .and_then(|urls| urls.iter().position(|url| url.attribute == Some("href")))
+            .map(|at| recorded + at)
+        else {
+            return;
+        };
+        let title = self.kept_value(TITLE, text).map(|title| collapse(&title));
+        if self.tag == b"area" {
+            let link = LinkText {
+                text: collapse(&self.kept_value(ALT, text).unwrap_or_default()),
+                title,
+                text_host_differs: false,
+            };
+            if let Some(url) = self.urls.get_mut(at) {
+                url.link = Some(Box::new(link));
+            }
+            return;
+        }
+        self.link.open(at, title);
+    }
+
+    /// Hands the open link the text from where its text resumed to the `<` that starts the
+    /// token just read (a tag, a comment, a doctype): the last `<` before `token_start`, where
+    /// the tokenizer had read at most the few characters that tell the token's kind. A `</x`
+    /// that turns out to be text (in RCDATA) starts no token that is read, so it stays in the
+    /// text that follows.
+    #[inline(never)]
+    fn link_text_before_token(&mut self, text: &str) {
+        let end = self.token_start.min(text.len());
+        let from = self.link.text_from().min(end);
+        let window = text.as_bytes().get(from..end).unwrap_or_default();
+        if let Some(at) = memchr::memrchr(b'<', window) {
+            self.link
+                .text(text.get(from..from + at).unwrap_or_default());
+        }
+    }
+
+    /// A comment or a doctype was read: inside a link, the text before it is the link's, and
+    /// the link's text goes on after it.
+    fn link_token_read(&mut self, text: &str) {
+        if self.link.is_open() {
+            self.link_text_before_token(text);
+            self.link.text_resumes_at(self.position);
+        }
+    }
+
+    /// At the end of the document: hands an open link the rest of the text, and closes it.
+    pub(super) fn close_link_at_end(&mut self, text: &str) {
+        if self.link.is_open() {
+            let from = self.link.text_from().min(text.len());
+            self.link.text(text.get(from..).unwrap_or_default());
+        }
+        self.close_link();
+    }
+
+    /// Ends the link being collected, if any, and gives its URL the text.
+    pub(super) fn close_link(&mut self) {
+        if let Some((at, link)) = self.link.close()
+            && let Some(url) = self.urls.get_mut(at)
+        {
+            url.link = Some(Box::new(link));
+        }
+    }
+
     /// Records the CSS URLs of a `<style>` element whose text starts at `start`.
     fn style_urls(&mut self, text: &str, start: usize) {
         let end = raw_text_end(text, start, b"style");
@@ -479,6 +609,7 @@ impl ScanState {
                 kind: UrlKind::StyleElement,
                 value: None,
                 document: 0,
+                link: None,
             });
         });
         for url in found.drain(..) {
@@ -526,7 +657,10 @@ impl Emitter for UrlEmitter<'_> {
             .extend_from_slice(last_start_tag.unwrap_or_default());
     }
 
-    fn emit_eof(&mut self) {}
+    fn emit_eof(&mut self) {
+        let text = self.text;
+        self.state.close_link_at_end(text);
+    }
 
     fn emit_error(&mut self, _: Error) {}
 
@@ -544,6 +678,7 @@ impl Emitter for UrlEmitter<'_> {
 
     fn init_start_tag(&mut self) {
         let state = &mut *self.state;
+        state.token_start = state.position;
         state.tag.clear();
         state.is_start_tag = true;
         state.self_closing = false;
@@ -559,6 +694,7 @@ impl Emitter for UrlEmitter<'_> {
 
     fn init_end_tag(&mut self) {
         let state = &mut *self.state;
+        state.token_start = state.position;
         state.tag.clear();
         state.is_start_tag = false;
         state.kept.clear();
@@ -566,21 +702,33 @@ impl Emitter for UrlEmitter<'_> {
         state.collecting = false;
     }
 
-    fn init_comment(&mut self) {}
+    fn init_comment(&mut self) {
+        self.state.token_start = self.state.position;
+    }
 
     fn emit_current_tag(&mut self) -> Option<State> {
         let text = self.text;
         let state = &mut *self.state;
         state.end_attribute(text);
+        if state.link.is_open() {
+            state.link_text_before_token(text);
+        }
         if !state.is_start_tag {
             state.last_start_tag.clear();
             state.tree.close(&state.tag);
+            if state.link.is_open() && state.link.end_tag(&state.tag) {
+                state.close_link();
+            }
+            state.link.text_resumes_at(state.position);
             return None;
         }
         state.last_start_tag.clear();
         state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
+        if state.link.is_open() {
+            state.link_start_tag(text, namespace);
+        }
         if !state.kept.is_empty() || (state.tag == b"body" && is_html) {
             let recorded = state.urls.len();
             state.start_tag_urls(text, namespace);
@@ -590,7 +738,11 @@ impl Emitter for UrlEmitter<'_> {
             if is_html && state.tag == b"iframe" {
                 state.note_srcdoc();
             }
+            if is_html && matches!(&state.tag[..], b"a" | b"area") {
+                state.open_link(text, recorded);
+            }
         }
+        state.link.text_resumes_at(state.position);
         let is_style = state.tag == b"style" && (is_html || !state.self_closing);
         if is_style {
             state.style_urls(text, state.position);
@@ -602,9 +754,13 @@ impl Emitter for UrlEmitter<'_> {
         }
     }
 
-    fn emit_current_comment(&mut self) {}
+    fn emit_current_comment(&mut self) {
+        self.state.link_token_read(self.text);
+    }
 
-    fn emit_current_doctype(&mut self) {}
+    fn emit_current_doctype(&mut self) {
+        self.state.link_token_read(self.text);
+    }
 
     fn set_self_closing(&mut self) {
         self.state.self_closing = true;
@@ -621,7 +777,9 @@ impl Emitter for UrlEmitter<'_> {
 
     fn push_doctype_name(&mut self, _: &[u8]) {}
 
-    fn init_doctype(&mut self) {}
+    fn init_doctype(&mut self) {
+        self.state.token_start = self.state.position;
+    }
 
     fn init_attribute(&mut self) {
         let text = self.text;

@@ -65,10 +65,11 @@
 //!   "urls": [
 //!     {"part": "HEADER", "source": "header:Base", "field": 0, "item": 0,
 //!      "reference": "http://b/dir/", "resolved": "http://b/dir/",
-//!      "base": {"url": null, "source": "none"}, "resolver": "rfc1808"},
+//!      "base": {"url": null, "source": "none"}, "base_decided": false, "resolver": "rfc1808"},
 //!     {"part": "HEADER", "source": "html:a@href", "range": {"start": 9, "end": 10},
 //!      "reference": "g", "resolved": "http://b/dir/g",
-//!      "base": {"url": "http://b/dir/", "source": "header:Base"}, "resolver": "rfc1808"}
+//!      "base": {"url": "http://b/dir/", "source": "header:Base"}, "base_decided": true,
+//!      "resolver": "rfc1808", "text": "", "text_host_differs": false}
 //!   ],
 //!   "diagnostics": []
 //! });
@@ -86,6 +87,11 @@
 //! found: `header:<Name>` (with `field` and `item`), `html:<tag>@<attribute>` or `html:style`,
 //! `svg:<tag>@<attribute>` or `svg:style` in an SVG document, and `text` for a link a mail
 //! client makes of plain text (each of the last three with a `range`, see [`UrlSource`]).
+//!
+//! Every URL record has `"base_decided"` ([`UrlRecord::base_decided`]: true when the
+//! resolver took any part of the base to make the resolved URL). The `href` record of an HTML
+//! `a` or `area` element also has what a reader sees of the link ([`LinkText`]): `"text"`,
+//! `"title"` (only when the element has a `title` attribute) and `"text_host_differs"`.
 //!
 //! A URL that could not be resolved ([`Resolution`]) has `"resolved": null` and an
 //! `"unresolved"` field ([`Unresolved`]: `"no_base"`, or `"resolver_error"` with the resolver's
@@ -138,7 +144,7 @@ mod url;
 pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Format, ScanErrorKind, ScanLine, Source};
-pub use url::{BaseIgnored, Resolution, Target, Unresolved, UrlRecord, UrlSource};
+pub use url::{BaseIgnored, LinkText, Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 /// Serialized as a string, e.g. `"2.1"`.

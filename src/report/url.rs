@@ -232,13 +232,78 @@ impl Serialize for SourceName<'_> {
     }
 }
 
+/// What a reader sees of a link: the text of an HTML `a` element (or the `alt` of an `area`),
+/// its `title`, and whether the text names another host than the link reaches.
+///
+/// Only the `href` record of an `a` or `area` element in the HTML namespace has one (in the
+/// part's document or in an `<iframe srcdoc>` document): its other URLs (`ping`, CSS in
+/// `style`) are not what the text shows, and an SVG `a` has no rendered text of its own in
+/// the sense of HTML's `innerText`.
+///
+/// In JSON it is three fields of the URL record: `"text"`, `"title"` (left out when the element
+/// has no `title` attribute) and `"text_host_differs"`, all three left out of records without
+/// link text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkText {
+    /// The text a reader sees as the link, at most [`LinkText::MAX_CHARS`] characters (Unicode
+    /// scalar values; a longer text is cut there, with nothing added).
+    ///
+    /// For an `a`: its rendered text, as the HTML Standard's [`innerText`] of the element
+    /// without author style sheets (only the user agent's default rendering), with every run of
+    /// white space (space, tab, line feed, carriage return, form feed) made one space and none
+    /// at either end: text inside `<script>`, `<style>`, `<template>`, `<title>`, `<noembed>`,
+    /// `<noframes>`, `<iframe>`, `<textarea>`, `<select>`, `<datalist>`, `<head>`, `<rp>`,
+    /// `<audio>`, `<video>`, inline `<svg>` and elements with a `hidden` attribute is not shown
+    /// and not counted (`<noscript>` content is: mail clients render with scripting off); `<br>`, the start and
+    /// end of a block (`<p>`, `<div>`, `<li>`, `<table>`, `<h1>`, …) and the boundary between
+    /// table cells and rows separate words, as `innerText`'s line breaks and tabs do. When that
+    /// text is empty: the `alt` text of the `img` elements inside it, in document order,
+    /// joined by one space (what a reader sees of an image link when images are not shown).
+    /// For an `area`: its `alt`.
+    ///
+    /// [`innerText`]: https://html.spec.whatwg.org/multipage/dom.html#the-innertext-idl-attribute
+    pub text: String,
+    /// The element's `title` attribute (the tooltip a reader sees when pointing at the link),
+    /// character references decoded and white space collapsed as in [`text`](Self::text), cut
+    /// to the same length; `None` when it has none.
+    pub title: Option<String>,
+    /// True when [`text`](Self::text) reads as a URL or a host name whose host is not the
+    /// host of the resolved URL (the text says `https://bank.example.com`, the link goes to
+    /// `evil.example.net`): the classic tell of a phishing link. False when the text does not
+    /// read so, or the URL is not resolved.
+    ///
+    /// The text reads as a URL when the whole of it, once enclosing `<…>`, `(…)`, `[…]` or
+    /// quotes and trailing `.`, `,`, `;`, `:`, `!` or `?` are taken off, is an absolute URL
+    /// with a host by the URL Standard's parser (`https://bank.example.com/login`,
+    /// `https://bank.example.com@evil.example.net/` whose host is `evil.example.net`); it reads
+    /// as a host name when it is, without a scheme and without white space or `@`, a host
+    /// name of at least two labels whose last is alphabetic (`bank.example.com`,
+    /// `www.bank.example.com/login`, `bänk.example`), or an IPv4 address, read as the URL
+    /// Standard reads `http://` + the text. A sentence that mentions a host (`Log in at
+    /// bank.example.com`) does not read as one. The hosts are compared as the URL Standard
+    /// serializes them (lowercase, international names in their ASCII form, IPv4 addresses
+    /// in dotted decimal), exactly: `www.bank.example.com` and `bank.example.com` differ, and so
+    /// does a redirector's host from the host its text names. A URL without a host (`mailto:`,
+    /// `javascript:`, `data:`) differs from every host a text names.
+    pub text_host_differs: bool,
+}
+
+impl LinkText {
+    /// The longest [`text`](Self::text) and [`title`](Self::title) kept, in characters
+    /// (Unicode scalar values). Enough for any URL or host name a text shows in full (the
+    /// texts of real links are short), while a page whose whole body is one link does not copy
+    /// itself into the record.
+    pub const MAX_CHARS: usize = 256;
+}
+
 /// One URL found in the message: in a header field, an HTML or SVG document, or plain text
 /// (see [`UrlSource`]).
 ///
 /// A message can hold very many URLs, so a record is kept small: the part identifier and
 /// the base are shared with every other record of the entity (cloning a [`PartId`] or the
-/// `Arc` of a base copies no text), and the names in [`UrlSource`] are static; what a record
-/// owns is its reference and resolved URL.
+/// `Arc` of a base copies no text), the names in [`UrlSource`] are static, and what a reader
+/// sees of a link ([`LinkText`]) is behind one pointer that other records leave empty; what a
+/// record owns is its reference and resolved URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRecord {
     /// The entity it was found in.
@@ -253,6 +318,13 @@ pub struct UrlRecord {
     /// The base it was resolved against and where that came from; shared by the records
     /// resolved against the same base.
     pub base: Arc<BaseRecord>,
+    /// True when the base decided where the URL leads: the resolver took any part of the base
+    /// to make the resolved URL (a relative or scheme-relative reference; with the `whatwg`
+    /// resolver also `http:login` against an `http` base, see
+    /// [`Resolved::base_decided`](crate::url::Resolved::base_decided)). False for a reference
+    /// taken as it is, an unresolved one, and every URL of plain text. `"base_decided"` in
+    /// JSON, on every record.
+    pub base_decided: bool,
     /// The algorithm that produced [`resolution`](Self::resolution).
     pub resolver: Resolver,
     /// The entity of the same message that the URL names, and how it was matched
@@ -262,6 +334,30 @@ pub struct UrlRecord {
     /// `Content-Location`) that does not set the base it would set: why
     /// ([`BaseIgnored`]). `None` for every other URL, and for the base URLs that do apply.
     pub ignored: Option<BaseIgnored>,
+    /// What a reader sees of the link, for the `href` of an HTML `a` or `area` element
+    /// ([`LinkText`]); `None` for every other URL.
+    pub link: Option<Box<LinkText>>,
+}
+
+impl UrlRecord {
+    /// The text a reader sees as the link ([`LinkText::text`]); `None` for a URL that is not
+    /// the `href` of an HTML `a` or `area`.
+    pub fn text(&self) -> Option<&str> {
+        self.link.as_deref().map(|link| link.text.as_str())
+    }
+
+    /// The link's `title` attribute ([`LinkText::title`]).
+    pub fn title(&self) -> Option<&str> {
+        self.link.as_deref().and_then(|link| link.title.as_deref())
+    }
+
+    /// True when the link's text names another host than the URL reaches
+    /// ([`LinkText::text_host_differs`]); false for a URL without link text.
+    pub fn text_host_differs(&self) -> bool {
+        self.link
+            .as_deref()
+            .is_some_and(|link| link.text_host_differs)
+    }
 }
 
 impl Serialize for UrlRecord {
@@ -294,12 +390,20 @@ impl Serialize for UrlRecord {
             map.serialize_entry("error", error)?;
         }
         map.serialize_entry("base", &*self.base)?;
+        map.serialize_entry("base_decided", &self.base_decided)?;
         map.serialize_entry("resolver", &self.resolver)?;
         if let Some(target) = &self.target {
             map.serialize_entry("target", target)?;
         }
         if let Some(ignored) = &self.ignored {
             map.serialize_entry("ignored", ignored)?;
+        }
+        if let Some(link) = &self.link {
+            map.serialize_entry("text", &link.text)?;
+            if let Some(title) = &link.title {
+                map.serialize_entry("title", title)?;
+            }
+            map.serialize_entry("text_host_differs", &link.text_host_differs)?;
         }
         map.end()
     }
@@ -311,6 +415,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
     /// `html:<tag>@<attribute>` (an attribute the HTML scan reads URLs from) or `html:<tag>`,
     /// with a `range`. A record with `"resolved": null` and no `"unresolved"` field is
     /// [`Resolution::NoBase`]; `"resolver_error"` without an `"error"` has an empty message.
+    /// A missing `"base_decided"` is false; a record with a `"text"` has a [`LinkText`] (a
+    /// missing `"text_host_differs"` is false), one without has none.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         #[derive(Deserialize)]
         struct Wire {
@@ -328,11 +434,18 @@ impl<'de> Deserialize<'de> for UrlRecord {
             #[serde(default)]
             error: Option<String>,
             base: BaseRecord,
+            #[serde(default)]
+            base_decided: bool,
             resolver: Resolver,
             #[serde(default)]
             target: Option<Target>,
             #[serde(default)]
             ignored: Option<BaseIgnored>,
+            text: Option<String>,
+            #[serde(default)]
+            title: Option<String>,
+            #[serde(default)]
+            text_host_differs: bool,
         }
         let wire = Wire::deserialize(deserializer)?;
         let source = if let Some(name) = wire.source.strip_prefix("header:") {
@@ -394,9 +507,17 @@ impl<'de> Deserialize<'de> for UrlRecord {
             reference: wire.reference,
             resolution,
             base: Arc::new(wire.base),
+            base_decided: wire.base_decided,
             resolver: wire.resolver,
             target: wire.target,
             ignored: wire.ignored,
+            link: wire.text.map(|text| {
+                Box::new(LinkText {
+                    text,
+                    title: wire.title,
+                    text_host_differs: wire.text_host_differs,
+                })
+            }),
         })
     }
 }

@@ -222,6 +222,11 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(b",\"base\":");
     base_record(&url.base, out);
+    out.extend_from_slice(if url.base_decided {
+        b",\"base_decided\":true"
+    } else {
+        b",\"base_decided\":false"
+    });
     out.extend_from_slice(b",\"resolver\":");
     serialized(&url.resolver, out);
     if let Some(target) = &url.target {
@@ -231,6 +236,19 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     if let Some(ignored) = &url.ignored {
         out.extend_from_slice(b",\"ignored\":");
         serialized(ignored, out);
+    }
+    if let Some(link) = &url.link {
+        out.extend_from_slice(b",\"text\":");
+        string(&link.text, out);
+        if let Some(title) = &link.title {
+            out.extend_from_slice(b",\"title\":");
+            string(title, out);
+        }
+        out.extend_from_slice(if link.text_host_differs {
+            b",\"text_host_differs\":true"
+        } else {
+            b",\"text_host_differs\":false"
+        });
     }
     out.push(b'}');
 }

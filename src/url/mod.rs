@@ -60,12 +60,67 @@ impl Resolver {
     ///
     /// See [`resolve`].
     pub fn resolve(self, base: &str, reference: &str) -> Result<String, ResolveError> {
+        self.resolve_detailed(base, reference)
+            .map(|resolved| resolved.url)
+    }
+
+    /// Resolves `reference` against `base` with this algorithm, as [`resolve`] does, and says
+    /// whether the result took any part of the base ([`Resolved::base_decided`]).
+    ///
+    /// ```
+    /// # use mimebase::url::Resolver;
+    /// let base = "http://a/b/c/d;p?q";
+    /// assert!(Resolver::Rfc1808.resolve_detailed(base, "g")?.base_decided);
+    /// assert!(!Resolver::Rfc1808.resolve_detailed(base, "http:g")?.base_decided);
+    /// // The URL Standard reads `http:g` against an `http` base as relative to it.
+    /// let whatwg = Resolver::Whatwg.resolve_detailed(base, "http:g")?;
+    /// assert_eq!((whatwg.url.as_str(), whatwg.base_decided), ("http://a/b/c/g", true));
+    /// # Ok::<(), mimebase::url::ResolveError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// See [`resolve`].
+    pub fn resolve_detailed(self, base: &str, reference: &str) -> Result<Resolved, ResolveError> {
         match self {
-            Resolver::Rfc1808 => rfc1808::resolve(base, reference),
-            Resolver::Rfc3986 => rfc3986::resolve(base, reference),
-            Resolver::Whatwg => whatwg::resolve(base, reference),
+            Resolver::Rfc1808 => rfc1808::resolve_detailed(base, reference),
+            Resolver::Rfc3986 => rfc3986::resolve_detailed(base, reference),
+            Resolver::Whatwg => {
+                whatwg::encoding_parse_detailed(Some(base), reference, encoding_rs::UTF_8)
+            }
         }
     }
+}
+
+/// A reference resolved against a base: the absolute URL, and whether the base decided it.
+///
+/// The base **decided** the URL when the resolver took any part of the base to make it:
+///
+/// - `rfc1808` ([RFC 1808 §4] steps 2a and 2c) and `rfc3986` ([RFC 3986 §5.2.2]): when the
+///   reference has no scheme. An empty reference, a fragment (`#s`), a query, a path (`g`,
+///   `/g`, `../g`) and a scheme-relative reference (`//g`, which takes the base's scheme) are
+///   decided by the base; a reference with a scheme is taken as it is (`http:g` stays
+///   `http:g`), and so is not.
+/// - `whatwg` (the [URL Standard's basic URL parser]): the same, and also a reference whose
+///   scheme is the base's and is special (`http`, `https`, `ws`, `wss`, `ftp`, `file`) when
+///   what follows its `:` does not begin with two slashes (`/` or `\`): the parser then
+///   reads it relative to the base ("special relative or authority state", "relative state",
+///   "file state"), so `http:login` against `http://a/b/c` is `http://a/b/login`, and
+///   `http:/x` takes the base's host. `http://x`, `http:\\x` and `https:x` against an `http`
+///   base take nothing from it.
+///
+/// The answer comes from the same reading of the reference that the resolver makes (the
+/// scheme and the characters after it); it is not found by resolving again.
+///
+/// [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
+/// [RFC 3986 §5.2.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.2
+/// [URL Standard's basic URL parser]: https://url.spec.whatwg.org/#concept-basic-url-parser
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The absolute URL, as [`resolve`] returns it.
+    pub url: String,
+    /// True when the resolver took any part of the base to make [`url`](Self::url).
+    pub base_decided: bool,
 }
 
 /// Resolves `reference` against `base` with `resolver`, returning the absolute URL as a string.
@@ -178,6 +233,107 @@ mod tests {
             ResolveError::BaseWithoutScheme.to_string(),
             "base URL has no scheme"
         );
+    }
+
+    /// `base_decided` over the three resolvers: each case is (base, reference, expected for
+    /// rfc1808, rfc3986, whatwg). The RFC 1808 §5 examples (§5.1 normal, §5.2 abnormal, all 39
+    /// against the RFC's base) come first, then the cases where the resolvers part ways.
+    #[test]
+    fn base_decided_is_whether_the_resolver_took_the_base() {
+        const BASE: &str = "http://a/b/c/d;p?q#f";
+        const RELATIVE: [bool; 3] = [true, true, true];
+        const ABSOLUTE: [bool; 3] = [false, false, false];
+        let rfc_1808_section_5 = [
+            // §5.1 normal examples.
+            ("g:h", ABSOLUTE),
+            ("g", RELATIVE),
+            ("./g", RELATIVE),
+            ("g/", RELATIVE),
+            ("/g", RELATIVE),
+            ("//g", RELATIVE),
+            ("?y", RELATIVE),
+            ("g?y", RELATIVE),
+            ("g?y/./x", RELATIVE),
+            ("#s", RELATIVE),
+            ("g#s", RELATIVE),
+            ("g#s/./x", RELATIVE),
+            ("g?y#s", RELATIVE),
+            (";x", RELATIVE),
+            ("g;x", RELATIVE),
+            ("g;x?y#s", RELATIVE),
+            (".", RELATIVE),
+            ("./", RELATIVE),
+            ("..", RELATIVE),
+            ("../", RELATIVE),
+            ("../g", RELATIVE),
+            ("../..", RELATIVE),
+            ("../../", RELATIVE),
+            ("../../g", RELATIVE),
+            // §5.2 abnormal examples.
+            ("", RELATIVE),
+            ("../../../g", RELATIVE),
+            ("../../../../g", RELATIVE),
+            ("/./g", RELATIVE),
+            ("/../g", RELATIVE),
+            ("g.", RELATIVE),
+            (".g", RELATIVE),
+            ("g..", RELATIVE),
+            ("..g", RELATIVE),
+            ("./../g", RELATIVE),
+            ("./g/.", RELATIVE),
+            ("g/./h", RELATIVE),
+            ("g/../h", RELATIVE),
+            // The RFC resolvers take these as they are; the URL Standard reads a special
+            // scheme equal to the base's, without `//`, relative to the base.
+            ("http:g", [false, false, true]),
+            ("http:", [false, false, true]),
+        ];
+        assert_eq!(rfc_1808_section_5.len(), 39);
+        let mut cases: Vec<(&str, &str, [bool; 3])> = rfc_1808_section_5
+            .iter()
+            .map(|&(reference, expected)| (BASE, reference, expected))
+            .collect();
+        cases.extend([
+            (BASE, "HTTP:g", [false, false, true]),
+            (BASE, "http:/g", [false, false, true]),
+            (BASE, "http:\\g", [false, false, true]),
+            (BASE, "http://g", ABSOLUTE),
+            (BASE, "http:\\\\g", ABSOLUTE),
+            (BASE, "http:/\\g", ABSOLUTE),
+            (BASE, "https:g", ABSOLUTE),
+            (BASE, "mailto:joe@example.com", ABSOLUTE),
+            (BASE, " \t//evil.example/x\n", RELATIVE),
+            (BASE, "1http:g", [false, false, true]),
+            ("https://a/b", "https:g", [false, false, true]),
+            ("ftp://a/b", "ftp:g", [false, false, true]),
+            ("file:///dir/file", "file:g", [false, false, true]),
+            ("file://host/dir/file", "file:/g", [false, false, true]),
+            ("file:///dir/file", "file://host/g", ABSOLUTE),
+            ("foo://a/b", "foo:g", ABSOLUTE),
+            ("mailto:joe@example.com", "#s", RELATIVE),
+        ]);
+        let resolvers = [Resolver::Rfc1808, Resolver::Rfc3986, Resolver::Whatwg];
+        for (base, reference, expected) in cases {
+            for (resolver, expected) in resolvers.into_iter().zip(expected) {
+                let resolved = resolver
+                    .resolve_detailed(base, reference)
+                    .unwrap_or_else(|e| panic!("{resolver}: {reference:?} against {base:?}: {e}"));
+                assert_eq!(
+                    resolved.base_decided, expected,
+                    "{resolver}: {reference:?} against {base:?} gives {:?}",
+                    resolved.url
+                );
+                assert_eq!(Ok(resolved.url), resolver.resolve(base, reference));
+                // An independent check: the same reference against a base that shares
+                // nothing with this one gives another URL exactly when the base decided.
+                let elsewhere = resolver.resolve("x-elsewhere://other.invalid/o/p?q", reference);
+                assert_eq!(
+                    elsewhere.as_ref() != resolver.resolve(base, reference).as_ref(),
+                    expected,
+                    "{resolver}: {reference:?} against {base:?} and elsewhere: {elsewhere:?}"
+                );
+            }
+        }
     }
 
     #[test]

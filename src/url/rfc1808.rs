@@ -17,7 +17,7 @@
 //! [§2.4]: https://www.rfc-editor.org/rfc/rfc1808#section-2.4
 
 use super::components::Components;
-use super::{ResolveError, strip_reference};
+use super::{ResolveError, Resolved, strip_reference};
 
 /// Resolves the `embedded` URL against the `base` URL by [RFC 1808 §4] steps 1–7 and returns
 /// the absolute URL as a string.
@@ -55,6 +55,30 @@ use super::{ResolveError, strip_reference};
 ///
 /// [RFC 1808 §4]: https://www.rfc-editor.org/rfc/rfc1808#section-4
 pub fn resolve(base: &str, embedded: &str) -> Result<String, ResolveError> {
+    resolve_detailed(base, embedded).map(|resolved| resolved.url)
+}
+
+/// [`resolve`], saying whether the base decided the result ([`Resolved::base_decided`]):
+/// true unless step 2b took the embedded URL as an absolute URL (it starts with a scheme
+/// name), since steps 2a and 2c inherit the whole base or at least its scheme.
+///
+/// ```
+/// # use mimebase::url::rfc1808::resolve_detailed;
+/// let base = "http://a/b/c/d;p?q#f";
+/// assert!(resolve_detailed(base, "")?.base_decided);
+/// assert!(resolve_detailed(base, "//g")?.base_decided);
+/// assert!(!resolve_detailed(base, "http:g")?.base_decided);
+/// # Ok::<(), mimebase::url::ResolveError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`resolve`].
+pub fn resolve_detailed(base: &str, embedded: &str) -> Result<Resolved, ResolveError> {
+    let decided = |url: String| Resolved {
+        url,
+        base_decided: true,
+    };
     // Step 1: "The base URL is established according to the rules of Section 3. If the base
     // URL is the empty string (unknown), the embedded URL is interpreted as an absolute URL and
     // we are done." The caller established the base; one without a scheme is refused (see the
@@ -75,14 +99,17 @@ pub fn resolve(base: &str, embedded: &str) -> Result<String, ResolveError> {
     // is set equal to the base URL) and we are done." The base is returned as written,
     // fragment included.
     if embedded.is_empty() {
-        return Ok(base.to_owned());
+        return Ok(decided(base.to_owned()));
     }
 
     // Step 2b: "If the embedded URL starts with a scheme name, it is interpreted as an absolute
     // URL and we are done." It is returned unchanged, even when the scheme is the base's
     // (`http:g` stays `http:g`).
     if url.scheme.is_some() {
-        return Ok(embedded.into_owned());
+        return Ok(Resolved {
+            url: embedded.into_owned(),
+            base_decided: false,
+        });
     }
 
     // Step 2c: "Otherwise, the embedded URL inherits the scheme of the base URL."
@@ -137,7 +164,7 @@ pub fn resolve(base: &str, embedded: &str) -> Result<String, ResolveError> {
     // recombined to give the absolute form of the embedded URL." The fragment is the embedded
     // URL's own: "Fragment identifiers are only inherited from the base URL when the entire
     // embedded URL is empty" (step 2a).
-    Ok(url.recombine())
+    Ok(decided(url.recombine()))
 }
 
 /// Step 6 of [RFC 1808 §4]: merges `embedded_path` onto `base_path` and removes the `.` and

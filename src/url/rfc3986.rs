@@ -7,7 +7,7 @@
 //!
 //! [RFC 3986 §5.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2
 
-use super::{ResolveError, strip_reference};
+use super::{ResolveError, Resolved, strip_reference};
 
 /// The five components of a URI reference (RFC 3986 §3). `None` is "undefined", distinct
 /// from the empty string (§5.2.1: "a component is undefined if its associated delimiter does
@@ -122,6 +122,23 @@ impl<'a> Parts<'a> {
 /// [RFC 3986 §5.2.2]: https://www.rfc-editor.org/rfc/rfc3986#section-5.2.2
 /// [`has_scheme`]: super::has_scheme
 pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
+    resolve_detailed(base, r).map(|resolved| resolved.url)
+}
+
+/// [`resolve`], saying whether the base decided the result ([`Resolved::base_decided`]):
+/// true unless `R.scheme` is defined (§5.2.2: then `T` is `R` with its dot segments removed,
+/// and nothing is taken from the base).
+///
+/// ```
+/// use mimebase::url::rfc3986::resolve_detailed;
+/// assert!(resolve_detailed("http://a/b/c/d;p?q", "//g").unwrap().base_decided);
+/// assert!(!resolve_detailed("http://a/b/c/d;p?q", "g:h").unwrap().base_decided);
+/// ```
+///
+/// # Errors
+///
+/// As [`resolve`].
+pub fn resolve_detailed(base: &str, r: &str) -> Result<Resolved, ResolveError> {
     let base = Parts::parse(base);
     let reference = strip_reference(r);
     let r = Parts::parse(&reference);
@@ -172,7 +189,10 @@ pub fn resolve(base: &str, r: &str) -> Result<String, ResolveError> {
     } else {
         t
     };
-    Ok(t.recompose())
+    Ok(Resolved {
+        url: t.recompose(),
+        base_decided: r.scheme.is_none(),
+    })
 }
 
 /// Whether the first segment of a relative path holds a `:`.

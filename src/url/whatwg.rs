@@ -38,7 +38,7 @@ use std::fmt::{self, Write as _};
 
 use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
 
-use super::{ResolveError, strip_reference};
+use super::{ResolveError, Resolved, strip_reference};
 
 /// Why the URL Standard's parser rejected an input: the `url` crate's error for the same
 /// input when it rejects it too, else nothing more specific.
@@ -126,17 +126,87 @@ pub fn encoding_parse(
     reference: &str,
     encoding: &'static Encoding,
 ) -> Result<String, ResolveError> {
+    encoding_parse_detailed(base, reference, encoding).map(|resolved| resolved.url)
+}
+
+/// [`encoding_parse`], saying whether the base decided the result
+/// ([`Resolved::base_decided`]): with a base, true when the parser took any part of it, which
+/// the reference's first characters decide (see [`Resolved::base_decided`]); without one,
+/// false.
+///
+/// ```
+/// use mimebase::url::whatwg::encoding_parse_detailed;
+/// let utf_8 = encoding_rs::UTF_8;
+/// let login = encoding_parse_detailed(Some("http://a/b/c"), "http:login", utf_8).unwrap();
+/// assert_eq!((login.url.as_str(), login.base_decided), ("http://a/b/login", true));
+/// let other = encoding_parse_detailed(Some("http://a/b/c"), "https:login", utf_8).unwrap();
+/// assert_eq!((other.url.as_str(), other.base_decided), ("https://login/", false));
+/// ```
+///
+/// # Errors
+///
+/// As [`encoding_parse`].
+pub fn encoding_parse_detailed(
+    base: Option<&str>,
+    reference: &str,
+    encoding: &'static Encoding,
+) -> Result<Resolved, ResolveError> {
     let reference = strip_reference(reference);
+    let resolved = |url: ada_url::Url| Resolved {
+        url: url.href().to_owned(),
+        base_decided: base.is_some_and(|base| takes_base(base, &reference)),
+    };
     let encoding = encoding.output_encoding();
     if encoding != UTF_8
         && let Some(encoded) = encode_query(&reference, encoding)
     {
         let url = parse_with(base, &encoded, &reference)?;
         if uses_document_encoding(&url) {
-            return Ok(url.href().to_owned());
+            return Ok(resolved(url));
         }
     }
-    parse_with(base, &reference, &reference).map(|url| url.href().to_owned())
+    parse_with(base, &reference, &reference).map(resolved)
+}
+
+/// Whether the URL Standard's [basic URL parser](https://url.spec.whatwg.org/#concept-basic-url-parser),
+/// given `reference` (already stripped, [`strip_reference`]) and `base`, takes any part of the
+/// base, when the parse succeeds:
+///
+/// - a reference without a scheme goes to the "no scheme state", which takes the base's
+///   scheme at least (and its path for a fragment against a base with an opaque path);
+/// - a reference whose scheme is special and equal to the base's goes to the "special
+///   relative or authority state" (or, for `file`, the "file state"), which reads it relative
+///   to the base unless the scheme is followed by two slashes (`/` or `\` in any mix: the
+///   "special authority ignore slashes state" and the "file host state" start a new host);
+/// - any other reference with a scheme is parsed on its own.
+///
+/// The scheme is the parser's: an ASCII letter, then ASCII letters, digits, `+`, `-` and `.`,
+/// up to a `:` ("scheme start state", "scheme state"), compared ASCII case-insensitively; the
+/// base's is read the same way, after the parser's stripping.
+fn takes_base(base: &str, reference: &str) -> bool {
+    let Some((scheme, rest)) = split_scheme(reference) else {
+        return true;
+    };
+    let base = strip_reference(base);
+    let same_scheme = split_scheme(&base).is_some_and(|(own, _)| own.eq_ignore_ascii_case(scheme));
+    let special = ["http", "https", "ws", "wss", "ftp", "file"]
+        .iter()
+        .any(|name| name.eq_ignore_ascii_case(scheme));
+    let is_slash = |c: Option<u8>| matches!(c, Some(b'/' | b'\\'));
+    let mut after = rest.bytes();
+    let two_slashes = is_slash(after.next()) && is_slash(after.next());
+    same_scheme && special && !two_slashes
+}
+
+/// The scheme of `input` as the URL Standard's parser reads it ("scheme start state", "scheme
+/// state": an ASCII letter, then ASCII alphanumerics, `+`, `-` and `.`, then `:`), and what
+/// follows the `:`; `None` when it has none.
+fn split_scheme(input: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = input.split_once(':')?;
+    let mut bytes = scheme.bytes();
+    let valid = bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    valid.then_some((scheme, rest))
 }
 
 /// Parses `input` (`reference`, possibly with its query encoded) with ada; on failure asks the

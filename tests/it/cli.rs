@@ -385,7 +385,9 @@ fn inspect_escapes_controls_and_backslash() {
     assert_no_controls(&output.stdout, b"\n");
     let text = stdout(&output);
     assert!(
-        text.contains("  html:a@href  x\\x1b]0;pwned\\x07y  ->  http://b/x\\x1b]0;pwned\\x07y\n"),
+        text.contains(
+            "  html:a@href  x\\x1b]0;pwned\\x07y  ->  http://b/x\\x1b]0;pwned\\x07y  (base-decided)\n"
+        ),
         "{text}"
     );
     assert!(text.contains("  html:a@href  x\\\\ny.html  ->  "), "{text}");

@@ -22,6 +22,8 @@
 mod support;
 
 mod adversarial;
+#[cfg(feature = "cli")]
+mod base_decided;
 mod base_precedence;
 #[cfg(feature = "cli")]
 mod cli;

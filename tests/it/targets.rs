@@ -417,7 +417,7 @@ fn inspect_and_scan_carry_target() {
     let text = cli::stdout(&mimebase(&["inspect", sample.to_str().unwrap()], b""));
     assert!(
         text.contains(
-            "html:img@src  images/logo.png  ->  http://www.example.com/docs/images/logo.png  -> part 3 (content-location)"
+            "html:img@src  images/logo.png  ->  http://www.example.com/docs/images/logo.png  (base-decided)  -> part 3 (content-location)"
         ),
         "{text}"
     );
