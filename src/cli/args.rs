@@ -42,6 +42,7 @@ Examples:
   mimebase inspect message.eml
   mimebase inspect --json a.eml b.eml | jq .entities
   mimebase inspect --color always message.eml | less -R
+  mimebase inspect --html -o report.html message.eml
 
 Text output escapes control characters: see `mimebase urls --help`.")]
     Inspect(InspectArgs),
@@ -184,15 +185,30 @@ pub(crate) struct InspectArgs {
     #[arg(long, help_heading = "Output")]
     pub json: bool,
 
-    /// When to colour the tree.
+    /// Write one HTML page instead of text: for each message its summary, the part tree with
+    /// each part's type and base, a table of its URLs (base-decided links and links whose
+    /// text names another host highlighted, in words as well as colour) and its diagnostics,
+    /// every string from the message escaped as the text is. The page is self-contained: no
+    /// script, nothing loaded (a Content-Security-Policy of `default-src 'none'`), and every
+    /// URL is text, never a link.
+    #[arg(long, conflicts_with_all = ["json", "color"], help_heading = "Output")]
+    pub html: bool,
+
+    /// Write the output to FILE instead of stdout (`-`: stdout): to a temporary file in its
+    /// directory, renamed to FILE when complete, as `rewrite -o` writes. Output that cannot be
+    /// written is exit code 2, naming FILE.
+    #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath, help_heading = "Output")]
+    pub output: Option<PathBuf>,
+
+    /// When to colour the tree (`auto`: not into a FILE given with `-o`).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, help_heading = "Output")]
     pub color: ColorArg,
 
     /// Also show the URLs that are absolute and unchanged (`X -> X`: resolved to what is
     /// written, no base decided them, their text names no other host and they name no part of
-    /// the message). Without it the tree shows what a base, the resolver or the message
-    /// changed, and ends each part with how many unchanged URLs it left out; `--json` always
-    /// has every record.
+    /// the message). Without it the tree (and the `--html` page) shows what a base, the
+    /// resolver or the message changed, and says how many unchanged URLs it left out; `--json`
+    /// always has every record.
     #[arg(long, conflicts_with = "json", help_heading = "Output")]
     pub all: bool,
 }

@@ -7,6 +7,7 @@
 
 mod args;
 mod extract;
+mod html;
 mod output;
 mod rewrite;
 mod scan;
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use args::{Args, Command, InputArgs, ManArgs, ResolveArgs};
+use args::{Args, ColorArg, Command, InputArgs, ManArgs, ResolveArgs};
 use mimebase::mailbox::{self, Found, Input, Message, Messages, Opened, Roots, Walker};
 use output::escape;
 
@@ -37,15 +38,29 @@ pub(crate) fn run() -> ExitCode {
     }
     match &args.command {
         Command::Inspect(inspect) => {
-            let printer = if inspect.json {
+            // `-o -` is stdout, as `-` is for inputs.
+            let file = inspect
+                .output
+                .as_deref()
+                .filter(|&path| path != Path::new("-"));
+            let printer = if inspect.html {
+                output::Printer::Html(html::Page::new(&inspect.inputs.files, inspect.all))
+            } else if inspect.json {
                 output::Printer::InspectJson
             } else {
+                let color = match inspect.color {
+                    ColorArg::Auto if file.is_some() => false,
+                    when => output::use_color(when),
+                };
                 output::Printer::Inspect {
-                    color: output::use_color(inspect.color),
+                    color,
                     all: inspect.all,
                 }
             };
-            run_inputs(&inspect.inputs, &printer)
+            match file {
+                Some(path) => run_inputs_into(&inspect.inputs, &printer, path),
+                None => run_inputs(&inspect.inputs, &printer),
+            }
         }
         Command::Urls(urls) => {
             let printer = if urls.json {
@@ -97,11 +112,49 @@ fn usage_error(message: &str) -> ! {
 /// record for `--json`, and the next message, then the next input, is read; the exit code is
 /// then 1.
 fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
-    let options = inputs.resolution.options();
-    let limit = inputs.limits.max_message_bytes;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
+    match print_inputs(inputs, printer, &mut out) {
+        Ok(code) => code,
+        Err(error) => write_failed(&error),
+    }
+}
+
+/// [`run_inputs`] into the file `path` (`inspect -o`), written as `rewrite -o` writes: to a
+/// temporary file in its directory, renamed to `path` when complete (removed on a failure or
+/// a signal), or through a file that is not regular. A file that cannot be opened (a missing
+/// directory) stops the run before any input is read; either failure is exit code 2, naming
+/// the file.
+fn run_inputs_into(inputs: &InputArgs, printer: &output::Printer, path: &Path) -> ExitCode {
+    let written = write::remove_on_signal()
+        .and_then(|()| write::Destination::of(path)?.open())
+        .and_then(|mut file| {
+            let code = print_inputs(inputs, printer, file.out())?;
+            file.commit(|| Ok(()))?;
+            Ok(code)
+        });
+    written.unwrap_or_else(|error| {
+        eprintln!(
+            "mimebase: writing {}: {}",
+            escape(&path.display().to_string()),
+            escape(&error.to_string())
+        );
+        ExitCode::from(EXIT_USAGE)
+    })
+}
+
+/// Prints every message of `inputs` on `out`; the exit code, or the error of a write.
+fn print_inputs(
+    inputs: &InputArgs,
+    printer: &output::Printer,
+    out: &mut dyn Write,
+) -> io::Result<ExitCode> {
+    let options = inputs.resolution.options();
+    let limit = inputs.limits.max_message_bytes;
     let mut failed = false;
+    if let output::Printer::Html(page) = printer {
+        page.start(out)?;
+    }
     let stdin_only = [Path::new("-").to_path_buf()];
     let files = if inputs.files.is_empty() {
         &stdin_only[..]
@@ -112,26 +165,28 @@ fn run_inputs(inputs: &InputArgs, printer: &output::Printer) -> ExitCode {
     for message in Messages::new(walker, limit) {
         let Message { source, input } = message;
         let offset = output::mbox_offset(&source);
-        let written = match input {
+        match input {
             Input::Bytes(raw) => {
-                printer.message(&mut out, output::Name::of(&source), offset, raw, &options)
+                printer.message(out, output::Name::of(&source), offset, raw, &options)?;
             }
             Input::Error(kind, message) => {
                 let message = output::failure_message(kind, &message);
                 eprintln!("mimebase: {}: {}", output::place(&source), escape(&message));
                 failed = true;
-                printer.error(&mut out, &source, kind, &message)
+                printer.error(out, &source, kind, &message)?;
             }
-        };
-        if let Err(error) = written.and_then(|()| out.flush()) {
-            return write_failed(&error);
         }
+        out.flush()?;
     }
-    if failed {
+    if let output::Printer::Html(page) = printer {
+        page.finish(out)?;
+        out.flush()?;
+    }
+    Ok(if failed {
         ExitCode::from(EXIT_INPUT_FAILED)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }
 
 /// The messages of the input `file` (`-`: standard input), as [`mailbox::open`] reads them:

@@ -157,6 +157,8 @@ pub(crate) enum Printer {
     Inspect { color: bool, all: bool },
     /// `inspect --json`: one [`MessageLine`] per input.
     InspectJson,
+    /// `inspect --html`: a section of the page per message.
+    Html(super::html::Page),
     /// `urls`: one line per URL, the input's name first or not, ended by `terminator`; with
     /// `fields`, those columns instead (`--fields`); only the base-decided URLs when
     /// `base_decided_only` (`--base-decided`).
@@ -207,7 +209,7 @@ impl Printer {
                     url,
                 ),
                 Printer::UrlsJson { .. } => url_json(out, name, offset, url),
-                Printer::Inspect { .. } | Printer::InspectJson => Ok(()),
+                Printer::Inspect { .. } | Printer::InspectJson | Printer::Html(_) => Ok(()),
             }
         };
         match self {
@@ -221,7 +223,7 @@ impl Printer {
                 note_limits(name, offset, &report);
                 written
             }
-            Printer::Inspect { .. } | Printer::InspectJson => {
+            Printer::Inspect { .. } | Printer::InspectJson | Printer::Html(_) => {
                 let report = mimebase::analyze(&raw, options);
                 // The message is not needed to print its report.
                 drop(raw);
@@ -245,6 +247,7 @@ impl Printer {
                 inspect(out, name, offset, report, &Palette::new(*color), *all)
             }
             Printer::InspectJson => inspect_json(out, name, offset, report),
+            Printer::Html(page) => page.message(out, name, offset, report),
             Printer::Urls {
                 with_filename,
                 terminator,
@@ -274,7 +277,7 @@ impl Printer {
 
     /// Prints what is printed for an input or a message that could not be read (an I/O
     /// error, a message over the size limit): an `error` record in JSON, the same record as
-    /// `scan` writes; nothing in text (stderr has the diagnostic).
+    /// `scan` writes; a section saying so in HTML; nothing in text (stderr has the diagnostic).
     pub(crate) fn error(
         &self,
         out: &mut dyn Write,
@@ -287,6 +290,7 @@ impl Printer {
                 serde_json::to_writer(&mut *out, &ScanLine::error(source, kind, message))?;
                 writeln!(out)
             }
+            Printer::Html(page) => page.error(out, source, message),
             Printer::Inspect { .. } | Printer::Urls { .. } => Ok(()),
         }
     }
@@ -666,9 +670,18 @@ fn summary_lines(
 /// `  (ignored: …)` for the URL of a `<base href>` or base header field that does not set the
 /// base it would ([`BaseIgnored`]), saying why; nothing for any other URL.
 fn ignored(url: &UrlRecord, palette: &Palette) -> String {
-    let Some(why) = url.ignored else {
-        return String::new();
-    };
+    ignored_reason(url).map_or_else(String::new, |text| {
+        format!(
+            "  {}",
+            paint(palette.problem, &format!("(ignored: {text})"))
+        )
+    })
+}
+
+/// Why the URL of a `<base href>` or base header field does not set the base it would, in
+/// words (`not the first <base href>`); `None` for any other URL. Not escaped.
+pub(super) fn ignored_reason(url: &UrlRecord) -> Option<String> {
+    let why = url.ignored?;
     let field = match &url.source {
         UrlSource::Header { name, .. } => name.as_str(),
         _ => "field",
@@ -686,10 +699,7 @@ fn ignored(url: &UrlRecord, palette: &Palette) -> String {
         BaseIgnored::NotInProfile => format!("{field} is not a base in this profile"),
         _ => why.to_string(),
     };
-    format!(
-        "  {}",
-        paint(palette.problem, &format!("(ignored: {text})"))
-    )
+    Some(text)
 }
 
 /// `  (attachment)`, or `  (attachment, read as html by its file name)`, for an attachment;
@@ -732,7 +742,7 @@ fn describe(base: &BaseRecord, palette: &Palette) -> String {
 
 /// Where a URL was found, as its record's `source` says it, and for a URL inside an
 /// `<iframe srcdoc>` document how deep: `html:a@href (srcdoc)`, `html:a@href (srcdoc 2)`.
-fn source_label(source: &UrlSource) -> String {
+pub(super) fn source_label(source: &UrlSource) -> String {
     match source {
         UrlSource::Html { srcdoc: 1, .. } => format!("{source} (srcdoc)"),
         UrlSource::Html { srcdoc, .. } if *srcdoc > 1 => format!("{source} (srcdoc {srcdoc})"),
@@ -745,7 +755,7 @@ fn source_label(source: &UrlSource) -> String {
 /// of the message, no link text names another host than it reaches, and it is not a base that is
 /// ignored. What is left shows
 /// what a base, the resolver or the message did.
-fn is_unchanged(url: &UrlRecord) -> bool {
+pub(super) fn is_unchanged(url: &UrlRecord) -> bool {
     url.resolution.resolved() == Some(url.reference.as_str())
         && !url.base_decided
         && url.target.is_none()
