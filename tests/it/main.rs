@@ -37,6 +37,8 @@ mod golden;
 #[cfg(feature = "cli")]
 mod help;
 mod html_base_namespace;
+#[cfg(feature = "cli")]
+mod html_report;
 mod html_urls;
 mod ignored_bases;
 mod layout;
