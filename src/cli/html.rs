@@ -19,9 +19,8 @@
 //! - The first element of `<head>` is a Content-Security-Policy of `default-src 'none';
 //!   style-src 'unsafe-inline'` ([CSP Level 3](https://www.w3.org/TR/CSP3/)): no script,
 //!   image, font, frame, media, connection or style sheet from anywhere; only the page's own
-//!   `<style>` element applies. `default-src` does not govern `base-uri`, `form-action`,
-//!   `frame-ancestors` or navigation, and the page needs none: it has no `<base>`, no form and
-//!   no link to follow.
+//!   `<style>` element applies. `default-src` does not govern `base-uri`, `form-action` or
+//!   navigation, and the page needs none of them: it has no `<base>`, no form and no link.
 //! - No element carries a URL: URLs from the message are text in table cells, never an
 //!   `href`, `src`, `action` or `style` value, so nothing is loaded or followed, even by a
 //!   click. The only attributes the page writes are its own: `lang`, `charset`,
