@@ -308,6 +308,17 @@ fn summary_rows(out: &mut dyn Write, summary: &Summary) -> io::Result<()> {
 /// in the report is put beside the root, and none is put more than one level below the one
 /// before it. The loop writes each entity once, and closes at most the lists it opened.
 fn tree(out: &mut dyn Write, report: &Report) -> io::Result<()> {
+    // What each entity has, counted in one pass over the URLs and one over the diagnostics.
+    let mut counts: HashMap<&PartId, Counts> = HashMap::new();
+    for url in &report.urls {
+        let counts = counts.entry(&url.part).or_default();
+        counts.urls += 1;
+        counts.decided += usize::from(url.base_decided);
+        counts.differs += usize::from(url.text_host_differs());
+    }
+    for part in report.diagnostics.iter().filter_map(|d| d.part.as_ref()) {
+        counts.entry(part).or_default().diagnostics += 1;
+    }
     let mut depths: HashMap<&PartId, usize> = HashMap::new();
     let mut last: Option<usize> = None;
     out.write_all(b"<ul class=\"tree\">\n")?;
@@ -337,7 +348,8 @@ fn tree(out: &mut dyn Write, report: &Report) -> io::Result<()> {
         };
         depths.insert(&entity.part, depth);
         last = Some(depth);
-        node(out, report, entity)?;
+        let counts = counts.get(&entity.part).copied().unwrap_or_default();
+        node(out, entity, counts)?;
     }
     if let Some(last) = last {
         out.write_all(b"</li>\n")?;
@@ -352,7 +364,7 @@ fn tree(out: &mut dyn Write, report: &Report) -> io::Result<()> {
 /// it was read; the summary of an encapsulated message; its base and where the base came
 /// from; its header-level base when the content's base differs; and how many URLs and
 /// diagnostics it has.
-fn node(out: &mut dyn Write, report: &Report, entity: &EntityRecord) -> io::Result<()> {
+fn node(out: &mut dyn Write, entity: &EntityRecord, counts: Counts) -> io::Result<()> {
     write!(
         out,
         "<div class=\"node-head\"><span class=\"part\">{}</span> <span class=\"type\">{}</span>",
@@ -370,34 +382,21 @@ fn node(out: &mut dyn Write, report: &Report, entity: &EntityRecord) -> io::Resu
         }
         _ => {}
     }
-    let urls = report.urls.iter().filter(|url| url.part == entity.part);
-    let (count, decided, differs) = urls.fold((0, 0, 0), |(count, decided, differs), url| {
-        (
-            count + 1,
-            decided + usize::from(url.base_decided),
-            differs + usize::from(url.text_host_differs()),
-        )
-    });
-    let problems = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.part.as_ref() == Some(&entity.part))
-        .count();
-    let mut counts = Vec::new();
-    if count > 0 {
-        counts.push(plural(count, "URL", "URLs"));
+    let mut said = Vec::new();
+    if counts.urls > 0 {
+        said.push(plural(counts.urls, "URL", "URLs"));
     }
-    if decided > 0 {
-        counts.push(format!("{decided} base-decided"));
+    if counts.decided > 0 {
+        said.push(format!("{} base-decided", counts.decided));
     }
-    if differs > 0 {
-        counts.push(format!("{differs} whose text names another host"));
+    if counts.differs > 0 {
+        said.push(format!("{} whose text names another host", counts.differs));
     }
-    if problems > 0 {
-        counts.push(plural(problems, "diagnostic", "diagnostics"));
+    if counts.diagnostics > 0 {
+        said.push(plural(counts.diagnostics, "diagnostic", "diagnostics"));
     }
-    if !counts.is_empty() {
-        write!(out, " <span class=\"count\">({})</span>", counts.join(", "))?;
+    if !said.is_empty() {
+        write!(out, " <span class=\"count\">({})</span>", said.join(", "))?;
     }
     out.write_all(b"</div>\n")?;
     // The root's summary heads the section; an encapsulated message's is shown here.
@@ -413,6 +412,19 @@ fn node(out: &mut dyn Write, report: &Report, entity: &EntityRecord) -> io::Resu
         base_line(out, "header-level base", &entity.header_base)?;
     }
     Ok(())
+}
+
+/// What the tree says an entity has.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    /// URL records.
+    urls: usize,
+    /// Of them, those whose destination a base decided.
+    decided: usize,
+    /// Of them, links whose text names another host than they reach.
+    differs: usize,
+    /// Diagnostics of the entity.
+    diagnostics: usize,
 }
 
 /// `count` and the noun for it: `1 URL`, `3 URLs`.
