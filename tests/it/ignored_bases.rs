@@ -243,7 +243,9 @@ fn reasons_round_trip() {
 /// document, the one not ignored (at most one) is its content base when it has one.
 #[test]
 fn ignored_agrees_with_the_bases_on_the_corpus() {
-    let messages = corpus_messages();
+    let Some(messages) = corpus_messages() else {
+        return;
+    };
     assert!(!messages.is_empty());
     let mut ignored = 0;
     for path in &messages {

@@ -451,13 +451,12 @@ fn an_mbox_that_starts_with_a_byte_order_mark() {
 /// single space of `From `, and a colon begins none): `tests/data/mbox/from-field-first.eml`,
 /// written here, and `../shared/corpus/bench/phishing_pot/sample-400.eml`, a phishing message
 /// of that shape, read in place. GMime (3.2.13) reads both as one message whose first field is
-/// `From`, as we do: its header starts at byte 0.
+/// `From`, as we do: its header starts at byte 0. Without the corpus, the file written here
+/// alone.
 #[test]
 fn a_file_that_starts_with_a_from_field_is_one_message() {
-    for path in [
-        root().join("tests/data/mbox/from-field-first.eml"),
-        crate::support::corpus().join("bench/phishing_pot/sample-400.eml"),
-    ] {
+    let corpus = crate::support::corpus_or_skip("bench/phishing_pot/sample-400.eml");
+    for path in std::iter::once(root().join("tests/data/mbox/from-field-first.eml")).chain(corpus) {
         let raw = fs::read(&path).unwrap();
         assert!(raw.starts_with(b"From : "), "{}", path.display());
         let found = Found::File {

@@ -222,10 +222,13 @@ fn resolved(report: &Report) -> HashMap<String, usize> {
 
 #[test]
 fn corpus_round_trip_properties() {
+    let Some(paths) = corpus_messages() else {
+        return;
+    };
     let (mut messages, mut rewritten, mut parts_changed, mut urls_rewritten) = (0, 0, 0, 0);
     let mut skipped: HashMap<String, usize> = HashMap::new();
     let options = Options::new();
-    for path in corpus_messages() {
+    for path in paths {
         let name = path.display().to_string();
         let raw = std::fs::read(&path).unwrap();
         let before = analyze(&raw, &options);

@@ -471,9 +471,12 @@ fn content_ids(raw: &[u8]) -> Vec<String> {
 
 #[test]
 fn corpus_every_cid_with_an_existing_content_id_has_a_target() {
+    let Some(messages) = corpus_messages() else {
+        return;
+    };
     let mut by_kind = std::collections::BTreeMap::<String, usize>::new();
     let (mut cids, mut cids_checked, mut cids_without) = (0, 0, 0);
-    for path in corpus_messages() {
+    for path in messages {
         let raw = std::fs::read(&path).unwrap();
         let ids = content_ids(&raw);
         let report = analyze(&raw, &Options::new());

@@ -1,7 +1,7 @@
-//! What the integration tests share: where the crate, its samples and the corpus are, scratch
-//! directories, line-ending and percent-decoding helpers for building inputs and oracles, the
-//! generated adversarial messages, a deterministic PRNG, finding GMime, and running the
-//! `mimebase` binary.
+//! What the integration tests share: where the crate and its samples are, the gate in front of
+//! the corpus (a test that needs it skips when it is absent), scratch directories, line-ending
+//! and percent-decoding helpers for building inputs and oracles, the generated adversarial
+//! messages, a deterministic PRNG, finding GMime, and running the `mimebase` binary.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use mimebase::{DiagnosticKind, Report};
 pub mod adversarial;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod corpus;
 pub mod gmime;
 pub mod xorshift;
 
@@ -20,9 +21,14 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The real-mail corpus, `../shared/corpus` beside the checkout (read in place, never copied).
-pub fn corpus() -> PathBuf {
-    root().join("../shared/corpus")
+/// `relative` below the test corpus, `../shared/corpus` beside the checkout (read in place,
+/// never copied), when it is there; when it is not, `None` after one line on standard error
+/// that names the test and the missing path, and the test returns at once (it fails instead
+/// when `MIMEBASE_REQUIRE_CORPUS` is set, as in CI). Every test that reads the corpus goes
+/// through here (tests/support/corpus.rs).
+#[track_caller]
+pub fn corpus_or_skip(relative: &str) -> Option<PathBuf> {
+    corpus::corpus_or_skip(root(), relative)
 }
 
 /// Every file below `dir`, at any depth, sorted.
@@ -45,9 +51,10 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Every message of the corpus (each file below `corpus/messages/` but the `FEATURES.jsonl`
-/// that describes them), sorted.
-pub fn corpus_messages() -> Vec<PathBuf> {
-    let found: Vec<PathBuf> = files_under(&corpus().join("messages"))
+/// that describes them), sorted; `None` when the corpus is absent, as for [`corpus_or_skip`].
+#[track_caller]
+pub fn corpus_messages() -> Option<Vec<PathBuf>> {
+    let found: Vec<PathBuf> = files_under(&corpus_or_skip("messages")?)
         .into_iter()
         .filter(|path| path.file_name().is_none_or(|name| name != "FEATURES.jsonl"))
         .collect();
@@ -56,7 +63,7 @@ pub fn corpus_messages() -> Vec<PathBuf> {
         "expected the corpus's 75 messages, found {}",
         found.len()
     );
-    found
+    Some(found)
 }
 
 /// A fresh, empty directory for one test, `NAME` in a directory named after the calling test
