@@ -1,6 +1,8 @@
 """Shared fixtures: where the repository, the corpus and the `mimebase` command are.
 
-The corpus is ``../shared/corpus/`` relative to the repository root, as for the Rust tests.
+The corpus is ``../shared/corpus/`` relative to the repository root, as for the Rust tests; every
+test reaches it through shared_corpus.py, which skips the test when it is absent (naming the
+path: ``pytest -rs``) and fails it under ``MIMEBASE_REQUIRE_CORPUS``, as CI sets.
 The command is the one ``cargo build`` makes from this checkout (``$MIMEBASE_BIN`` overrides
 it), so that the Python package and the CLI compared with it run the same engine.
 """
@@ -12,25 +14,29 @@ from pathlib import Path
 
 import pytest
 
+from shared_corpus import corpus_cases, corpus_or_skip  # noqa: F401 (for the tests)
+
 PYTHON_DIR = Path(__file__).resolve().parent.parent
 REPO = PYTHON_DIR.parent
-CORPUS = REPO.parent / "shared" / "corpus"
 SAMPLES = REPO / "samples"
 GOLDEN = REPO / "tests" / "data" / "golden"
 
 
 def corpus_messages():
-    """Every message file under corpus/messages/, sorted (FEATURES.jsonl is not a message)."""
-    root = CORPUS / "messages"
+    """Every message file under corpus/messages/, sorted (FEATURES.jsonl is not a message); the
+    calling test is skipped when the corpus is absent."""
+    root = corpus_or_skip("messages")
     found = sorted(p for p in root.rglob("*") if p.is_file() and p.name != "FEATURES.jsonl")
     assert len(found) >= 70, f"expected the corpus's 75 messages under {root}, found {len(found)}"
     return found
 
 
 def bench_messages():
-    """Every file under corpus/bench/, sorted."""
-    found = sorted(p for p in (CORPUS / "bench").rglob("*") if p.is_file())
-    assert len(found) >= 1000, f"expected the bench corpus under {CORPUS / 'bench'}"
+    """Every file under corpus/bench/, sorted; the calling test is skipped when the corpus is
+    absent."""
+    root = corpus_or_skip("bench")
+    found = sorted(p for p in root.rglob("*") if p.is_file())
+    assert len(found) >= 1000, f"expected the bench corpus under {root}"
     return found
 
 

@@ -12,9 +12,14 @@ import sys
 import pytest
 
 import mimebase
-from conftest import CORPUS, bench_messages, corpus_messages, ndjson, run_cli, samples
+from conftest import bench_messages, corpus_messages, corpus_or_skip, ndjson, run_cli, samples
 
-MESSAGES = corpus_messages() + samples()
+
+def all_messages():
+    """The corpus's messages and the samples; the calling test is skipped when the corpus is
+    absent."""
+    return corpus_messages() + samples()
+
 
 OPTION_SETS = [
     {},
@@ -51,23 +56,25 @@ def report_dict(path, options):
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
 def test_to_dict_equals_inspect_json(cli, options):
-    lines = ndjson(run_cli(cli, "inspect", "--json", *cli_flags(options), *MESSAGES))
-    assert len(lines) == len(MESSAGES)
+    messages = all_messages()
+    lines = ndjson(run_cli(cli, "inspect", "--json", *cli_flags(options), *messages))
+    assert len(lines) == len(messages)
     from_lines = 0
-    for path, line in zip(MESSAGES, lines):
+    for path, line in zip(messages, lines):
         assert line.pop("type") == "message"
         assert line.pop("path") == str(path)
         assert report_dict(path, options) == line, path
         from_lines += path.read_bytes().startswith(b"From ")
     # Both kinds of file are compared.
-    assert 0 < from_lines < len(MESSAGES)
+    assert 0 < from_lines < len(messages)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
 def test_urls_equal_urls_json(cli, options):
-    lines = ndjson(run_cli(cli, "urls", "--json", *cli_flags(options), *MESSAGES))
+    messages = all_messages()
+    lines = ndjson(run_cli(cli, "urls", "--json", *cli_flags(options), *messages))
     expected = []
-    for path in MESSAGES:
+    for path in messages:
         for url in mimebase.analyze(path.read_bytes(), **options).to_dict()["urls"]:
             expected.append({"type": "url", "path": str(path), **url})
     assert len(expected) > 1000
@@ -76,8 +83,9 @@ def test_urls_equal_urls_json(cli, options):
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
 def test_rewrite_is_byte_identical_to_the_cli(cli, options):
+    messages = all_messages()
     changed = 0
-    for path in MESSAGES:
+    for path in messages:
         raw = path.read_bytes()
         ours = mimebase.rewrite(raw, **options)
         assert ours == run_cli(cli, "rewrite", *cli_flags(options), path), path
@@ -88,16 +96,18 @@ def test_rewrite_is_byte_identical_to_the_cli(cli, options):
 
 @pytest.mark.parametrize("jobs", [1, 3])
 def test_scan_equals_the_cli_scan(cli, jobs):
-    roots = [CORPUS / "messages", *samples()]
+    messages = all_messages()
+    roots = [corpus_or_skip("messages"), *samples()]
     expected = ndjson(run_cli(cli, "scan", "--jobs", "1", "--resolver", "whatwg", *roots))
     ours = list(mimebase.scan(roots, jobs=jobs, resolver="whatwg"))
-    assert len(ours) == len(expected) >= len(MESSAGES)
+    assert len(ours) == len(expected) >= len(messages)
     assert ours == expected
 
 
 def test_scan_of_the_bench_corpus_equals_the_cli_scan(cli):
-    expected = ndjson(run_cli(cli, "scan", "--jobs", "2", CORPUS / "bench"))
-    assert list(mimebase.scan(CORPUS / "bench", jobs=2)) == expected
+    bench = corpus_or_skip("bench")
+    expected = ndjson(run_cli(cli, "scan", "--jobs", "2", bench))
+    assert list(mimebase.scan(bench, jobs=2)) == expected
 
 
 def test_every_corpus_message_is_analyzed_and_rewritten():
@@ -119,7 +129,7 @@ def test_every_corpus_message_is_analyzed_and_rewritten():
 
 
 def test_every_bench_message_is_scanned():
-    records = list(mimebase.scan(CORPUS / "bench", jobs=2))
+    records = list(mimebase.scan(corpus_or_skip("bench"), jobs=2))
     assert len(records) == len(bench_messages())
     assert all(r["type"] == "message" for r in records)
 

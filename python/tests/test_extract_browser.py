@@ -40,7 +40,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CORPUS, SAMPLES, find_cli, to_crlf  # noqa: E402
+from conftest import SAMPLES, corpus_cases, find_cli, to_crlf  # noqa: E402
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
@@ -60,18 +60,25 @@ SHOWS_SOMETHING = """() => !!document.body &&
 OFFLINE_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "offline"
 
 
-def archives():
+def corpus_archives(corpus):
     found = sorted(
         p
-        for p in (CORPUS / "messages").rglob("*")
+        for p in (corpus / "messages").rglob("*")
         if p.suffix.lower() in (".mht", ".mhtml")
     )
     found += sorted(
         p
-        for p in (CORPUS / "bench").rglob("*")
+        for p in (corpus / "bench").rglob("*")
         if p.suffix.lower() in (".mht", ".mhtml")
     )
     assert len(found) >= 9, f"expected the corpus's nine MHTML files, found {len(found)}"
+    return found
+
+
+def archives():
+    """The corpus's archives (one skipped case when the corpus is absent), the samples that
+    are saved pages, and ``$MIMEBASE_EXTRA_ARCHIVES``."""
+    found = corpus_cases("", corpus_archives)
     found += [SAMPLES / "mhtml-saved-page.eml", SAMPLES / "mhtml-stylesheets-frames.eml"]
     extra = os.environ.get("MIMEBASE_EXTRA_ARCHIVES")
     if extra:
@@ -223,7 +230,7 @@ def scripting_context(browser_context):
 
 
 @pytest.mark.parametrize("mode", ["offline", "online"])
-@pytest.mark.parametrize("archive", archives(), ids=lambda p: p.name)
+@pytest.mark.parametrize("archive", archives(), ids=lambda p: p.name if isinstance(p, Path) else None)
 def test_extracted_page_loads_what_the_archive_loads(browser_context, cli, archive, mode, tmp_path):
     before, after, main, outside, requests, out = compare(
         browser_context, cli, archive, tmp_path / "work", mode

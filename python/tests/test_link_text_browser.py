@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CORPUS, SAMPLES, find_cli  # noqa: E402
+from conftest import SAMPLES, corpus_or_skip, find_cli  # noqa: E402
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
@@ -90,7 +90,9 @@ def key(depth, tag, href):
 def messages():
     found = sorted(SAMPLES.glob("*.eml"))
     found += sorted(
-        p for p in (CORPUS / "messages").rglob("*") if p.is_file() and p.name != "FEATURES.jsonl"
+        p
+        for p in corpus_or_skip("messages").rglob("*")
+        if p.is_file() and p.name != "FEATURES.jsonl"
     )
     assert len(found) >= 70, f"expected the samples and the corpus's messages, found {len(found)}"
     return found

@@ -59,7 +59,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import CORPUS, REPO, SAMPLES, find_cli  # noqa: E402
+from conftest import REPO, SAMPLES, corpus_or_skip, find_cli  # noqa: E402
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
@@ -152,16 +152,17 @@ HAS_SCHEME = re.compile(r"^[\x00-\x20]*[A-Za-z][A-Za-z0-9+.-]*:")
 def messages():
     found = sorted(SAMPLES.glob("*.eml"))
     found += sorted((REPO / "tests" / "data" / "reach").glob("*.eml"))
+    corpus = corpus_or_skip()
     found += sorted(
-        p for p in (CORPUS / "messages").rglob("*") if p.is_file() and p.name != "FEATURES.jsonl"
+        p for p in (corpus / "messages").rglob("*") if p.is_file() and p.name != "FEATURES.jsonl"
     )
     found += sorted(
         p
-        for p in (CORPUS / "suites").rglob("*")
+        for p in (corpus / "suites").rglob("*")
         if p.is_file() and p.suffix.lower() not in (".xml", ".md")
     )
     # The saved web pages of the throughput corpus (its SVG parts among them).
-    found += sorted(p for p in (CORPUS / "bench").rglob("*") if p.suffix.lower() in (".mht", ".mhtml"))
+    found += sorted(p for p in (corpus / "bench").rglob("*") if p.suffix.lower() in (".mht", ".mhtml"))
     assert len(found) >= 100, f"expected the samples and the corpus, found {len(found)}"
     return found
 

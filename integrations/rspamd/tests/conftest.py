@@ -35,9 +35,12 @@ REPO = TESTS.parent.parent.parent
 # that directory goes on the module search path here. Appended, not prepended, so that a name
 # both directories have (conftest) still means this directory's module.
 sys.path.append(str(REPO / "python" / "tests"))
+# The test corpus, ../shared/corpus, through python/tests' gate: a test that needs it is skipped
+# when it is absent, or fails under MIMEBASE_REQUIRE_CORPUS.
+from shared_corpus import corpus_or_skip  # noqa: E402,F401 (for the tests)
+
 # The messages every filter's end-to-end tests share.
 FILTERS = REPO / "tests" / "data" / "filters"
-CORPUS = REPO.parent / "shared" / "corpus"
 HEADER_DIR = Path(os.environ.get("MIMEBASE_INCLUDE", REPO / "capi" / "include"))
 # A message's bad host: the one name of this form in its file (tests/data/filters/README.md).
 BAD_HOST = re.compile(rb"bad-[a-z0-9-]+-example\.com")

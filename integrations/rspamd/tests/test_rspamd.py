@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import CORPUS, FILTER_MESSAGES, HEADER_DIR, MESSAGES, SKIP, STOCK_CATCHES, TESTS, record
+from conftest import FILTER_MESSAGES, HEADER_DIR, MESSAGES, SKIP, STOCK_CATCHES, TESTS, corpus_or_skip, record
 from rspamd_daemon import BAD_HOST_SYMBOL, BAD_URL_SYMBOL, symbol_options
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
@@ -132,7 +132,7 @@ ERROR_LEVEL = re.compile(r"^\S+ \S+ \[(error|critical|crit|alert|emerg)\]")
 
 
 def corpus_messages():
-    root = CORPUS / "messages"
+    root = corpus_or_skip("messages")
     found = sorted(p for p in root.rglob("*") if p.is_file() and p.name != "FEATURES.jsonl")
     assert len(found) >= 70, f"expected the corpus's 75 messages under {root}, found {len(found)}"
     return found
