@@ -29,13 +29,18 @@ def _required() -> bool:
 
 def corpus_or_skip(relative: str = "") -> Path:
     """``CORPUS / relative`` when it exists. When it does not, skips the calling test (or
-    fixture), the reason naming the path; under ``MIMEBASE_REQUIRE_CORPUS``, fails it."""
+    fixture), the reason naming the test and the path; under ``MIMEBASE_REQUIRE_CORPUS``, fails
+    it."""
     path = CORPUS / relative
     if path.exists():
         return path
+    # pytest's summary places a skip where it was raised, here; the test's node id, which pytest
+    # puts in PYTEST_CURRENT_TEST for people to read, says which test it was.
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    reason = f"{test}: {_absent(path)}" if test else _absent(path)
     if _required():
-        pytest.fail(f"{_absent(path)}, and {REQUIRE} is set", pytrace=False)
-    pytest.skip(_absent(path))
+        pytest.fail(f"{reason}, and {REQUIRE} is set", pytrace=False)
+    pytest.skip(reason)
 
 
 def corpus_cases(relative, files_of):
