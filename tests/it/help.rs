@@ -102,7 +102,7 @@ fn every_help_example_runs_as_pasted() {
                         .success()
             });
             if let Some(tool) = missing {
-                eprintln!("skipped (no {tool} installed): {line}");
+                crate::support::skipped(&format!("no {tool} installed: {line}"));
                 continue;
             }
             let dir = example_dir(&format!("{index}-{number}"));

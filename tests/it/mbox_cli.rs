@@ -233,7 +233,7 @@ fn a_message_of_an_mbox_over_the_limit_does_not_cost_the_others() {
 #[test]
 fn dev_zero_ends_promptly_with_too_large() {
     if !Path::new("/dev/zero").exists() {
-        eprintln!("skipped: no /dev/zero on this system");
+        crate::support::skipped("no /dev/zero on this system");
         return;
     }
     // First with the default limit (64 MiB), then with a small one and another input after.
@@ -290,7 +290,7 @@ fn an_endless_fifo_is_read_up_to_the_limit() {
     let fifo = dir.join("endless");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|status| status.success()) {
-        eprintln!("skipped: mkfifo is not available");
+        crate::support::skipped("mkfifo is not available");
         return;
     }
     // The writer writes until the reader closes the FIFO (a broken pipe ends it).

@@ -37,7 +37,7 @@ fn root_or_skip(test: &str) -> bool {
     let uid = Command::new("id").arg("-u").output();
     let is_root = uid.is_ok_and(|out| out.stdout == b"0\n");
     if !is_root {
-        eprintln!("skipped {test}: needs root (mknod, chown or mount)");
+        crate::support::skipped(&format!("{test}: needs root (mknod, chown or mount)"));
     }
     is_root
 }
@@ -346,7 +346,7 @@ impl SmallDisk {
         if mounted.is_ok_and(|status| status.success()) {
             Some(SmallDisk(dir.to_path_buf()))
         } else {
-            eprintln!("skipped {test}: cannot mount a tmpfs");
+            crate::support::skipped(&format!("{test}: cannot mount a tmpfs"));
             None
         }
     }
@@ -535,7 +535,7 @@ fn rewrite_in_place_refuses_to_give_someone_else_s_file_a_new_owner() {
     }
     let has_setpriv = Command::new("setpriv").arg("--version").output();
     if !has_setpriv.is_ok_and(|out| out.status.success()) {
-        eprintln!("skipped {test}: setpriv (util-linux) is not available");
+        crate::support::skipped(&format!("{test}: setpriv (util-linux) is not available"));
         return;
     }
     // A directory where nobody may create files, and a message there owned by root that

@@ -500,7 +500,7 @@ fn entity_trees_match_gmime() {
     let python = match gmime::python() {
         Ok(python) => python,
         Err(why) => {
-            eprintln!("the GMime differential is skipped: {why}");
+            crate::support::skipped(&format!("the GMime differential: {why}"));
             return;
         }
     };
@@ -575,7 +575,7 @@ fn html_parts_read_as_gmime_reads_them() {
     let python = match gmime::python() {
         Ok(python) => python,
         Err(why) => {
-            eprintln!("the GMime comparison of HTML parts is skipped: {why}");
+            crate::support::skipped(&format!("the GMime comparison of HTML parts: {why}"));
             return;
         }
     };

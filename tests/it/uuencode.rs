@@ -120,7 +120,7 @@ fn uuencoded_bodies_decode_to_what_the_reference_encoder_encoded() {
     let with_gmime = match gmime::python() {
         Ok(python) => Some(python),
         Err(why) => {
-            eprintln!("uuencode: the GMime half is skipped: {why}");
+            crate::support::skipped(&format!("uuencode: the GMime half: {why}"));
             None
         }
     };

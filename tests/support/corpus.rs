@@ -48,13 +48,18 @@ pub fn corpus_or_skip(repository: &Path, relative: &str) -> Option<PathBuf> {
             shown.display()
         );
     }
-    // One write of the whole line, so that lines of tests running in parallel do not mix.
-    let line = format!(
-        "skipped: {test}: {} is absent (see CONTRIBUTING.md)\n",
+    skipped(&format!(
+        "{test}: {} is absent (see CONTRIBUTING.md)",
         shown.display()
-    );
-    let _ = std::io::stderr().write_all(line.as_bytes());
+    ));
     None
+}
+
+/// Says on standard error that a test, or part of one, is skipped: `skipped: WHY` in one line,
+/// written to the `Stderr` handle itself so that a plain `cargo test` shows it (see
+/// [`corpus_or_skip`]), in one write so that lines of tests running in parallel do not mix.
+pub fn skipped(why: &str) {
+    let _ = std::io::stderr().write_all(format!("skipped: {why}\n").as_bytes());
 }
 
 /// `path` with its `..` components applied to the components before them, without asking the

@@ -12,6 +12,7 @@ pub mod adversarial;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod corpus;
+pub use corpus::skipped;
 pub mod gmime;
 pub mod xorshift;
 
