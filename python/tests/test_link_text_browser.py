@@ -42,7 +42,8 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
 )
 
-from test_links_browser import CHROMIUM, inspect_record, open_parts  # noqa: E402
+# browser: the Chromium fixture of the link comparison, launched the same way.
+from test_links_browser import CHROMIUM, browser, inspect_record, open_parts  # noqa: E402,F401
 
 # The longest text mimebase keeps, in characters (`LinkText::MAX_CHARS`).
 MAX_CHARS = 256
@@ -176,19 +177,6 @@ KNOWN = {
         "Wenn Sie sich abmelden möchten, klicken Sie bitte",
     ): FOSTER_PARENTED,
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install chromium)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
 
 
 def test_link_texts_agree_with_chromium(browser, tmp_path):
