@@ -587,6 +587,41 @@ mod tests {
         assert!(!cut.ends_with(' '));
     }
 
+    /// The collapsed text is the words joined by one space, cut to the limit in characters,
+    /// never ending with a space: checked against that definition around the limit, with
+    /// characters of one to four bytes, in one piece and in pieces.
+    #[test]
+    fn collapse_agrees_with_joining_the_words() {
+        let oracle = |text: &str| {
+            let joined = text
+                .split(is_white_space)
+                .filter(|word| !word.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let cut: String = joined.chars().take(LinkText::MAX_CHARS).collect();
+            cut.trim_end_matches(' ').to_owned()
+        };
+        for unit in ["a", "é", "\u{20ac}", "\u{1f600}"] {
+            for word in 1..5 {
+                for spaces in [" ", " \t\r\n ", "\u{c}"] {
+                    for lead in ["", " ", "x"] {
+                        let piece = format!("{}{spaces}", unit.repeat(word));
+                        for count in [1, 2, LinkText::MAX_CHARS / 2, LinkText::MAX_CHARS] {
+                            let text = format!("{lead}{}", piece.repeat(count));
+                            assert_eq!(collapse(&text), oracle(&text), "{text:?}");
+                            let mut pieces = Collapsed::default();
+                            pieces.push_str(lead);
+                            for _ in 0..count {
+                                pieces.push_str(&piece);
+                            }
+                            assert_eq!(pieces.into_string(), oracle(&text), "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// (reference, text, title) of each link the scan finds in `html`.
     fn links(html: &str) -> Vec<(String, String, Option<String>)> {
         let scanned = super::super::scan(html, usize::MAX);

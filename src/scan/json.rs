@@ -5,18 +5,19 @@
 //! through serde each field costs a map entry, a key serialized as a string and escaped, and
 //! each string a pass through the escaper, which made the serialization a sizeable part of a
 //! one-job scan (docs/PERFORMANCE.md has the figures). Here keys are written as literal bytes,
-//! a string is copied as it is when it has nothing to escape (checked in one pass that the
-//! compiler vectorizes) and given to `serde_json` otherwise, and numbers are formatted by
-//! `itoa`, as `serde_json` does. Small enumerations and the rare parts (diagnostics, targets)
-//! go through `serde_json` itself. serde stays the definition of the format: the `Serialize`
-//! impls are what [`ScanLine`] documents, and the tests compare this writer with them, byte
-//! for byte, on every message of the test corpus.
+//! a string is copied as it is when it has nothing to escape (checked a word or 16 bytes at a
+//! time) and given to `serde_json` otherwise, and numbers are formatted by `itoa`, as
+//! `serde_json` does. The enumerations of every record (an entity's kind, a URL's resolver) are
+//! written as their serialized names; the other small ones and the rare parts (diagnostics,
+//! targets) go through `serde_json` itself. serde stays the definition of the format: the
+//! `Serialize` impls are what [`ScanLine`] documents, and the tests compare this writer with
+//! them, byte for byte, on every message of the test corpus.
 
 use serde::Serialize;
 
 use crate::report::{
-    BaseRecord, ByteRange, EntityRecord, PartId, Report, Resolution, ScanLine, Source, Summary,
-    UrlRecord, UrlSource,
+    BaseRecord, ByteRange, EntityKind, EntityRecord, PartId, Report, Resolution, ScanLine, Source,
+    Summary, UrlRecord, UrlSource,
 };
 
 impl ScanLine<'_> {
@@ -101,8 +102,10 @@ fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
 fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"part\":");
     string(entity.part.as_str(), out);
-    out.extend_from_slice(b",\"kind\":");
-    serialized(&entity.kind, out);
+    out.extend_from_slice(match entity.kind {
+        EntityKind::Message => b",\"kind\":\"message\"",
+        EntityKind::BodyPart => b",\"kind\":\"body_part\"",
+    });
     out.extend_from_slice(b",\"parent\":");
     optional_string(entity.parent.as_ref().map(PartId::as_str), out);
     out.extend_from_slice(b",\"content_type\":");
@@ -228,7 +231,11 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
         b",\"base_decided\":false"
     });
     out.extend_from_slice(b",\"resolver\":");
-    serialized(&url.resolver, out);
+    // Its serialized name (the vocabulary's, letters and digits: nothing to escape), on every
+    // record: not worth a pass through serde.
+    out.push(b'"');
+    out.extend_from_slice(url.resolver.as_str().as_bytes());
+    out.push(b'"');
     if let Some(target) = &url.target {
         out.extend_from_slice(b",\"target\":");
         serialized(target, out);
@@ -304,15 +311,11 @@ fn string(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-/// `text` escaped as inside a JSON string: as it is when no byte needs escaping (a quote, a
-/// backslash, a control character below U+0020), else by `serde_json`, whose escapes (`\n`,
-/// `\u001f`, …) are the format's.
+/// `text` escaped as inside a JSON string: as it is when no byte needs escaping
+/// ([`needs_escaping`]), else by `serde_json`, whose escapes (`\n`, `\u001f`, …) are the
+/// format's.
 fn escaped_contents(text: &str, out: &mut Vec<u8>) {
-    // No early exit, so that the loop is vectorized: the strings are short.
-    let needs_escaping = text.bytes().fold(false, |any, b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if !needs_escaping {
+    if !needs_escaping(text.as_bytes()) {
         out.extend_from_slice(text.as_bytes());
         return;
     }
@@ -323,8 +326,64 @@ fn escaped_contents(text: &str, out: &mut Vec<u8>) {
     out.pop();
 }
 
+/// True when a byte of `text` must be escaped in a JSON string: a quote, a backslash, a control
+/// character below U+0020.
+///
+/// Most strings are short (part numbers, URLs), so what matters is the work per string, not
+/// per byte: a string of 16 bytes or more is read 16 bytes at a time with no early exit (a loop
+/// the compiler vectorizes), its last 16 bytes read once more instead of one at a time; a
+/// shorter one as two overlapping 8-byte or 4-byte words, tested a word at a time ([`any_special`]).
+fn needs_escaping(text: &[u8]) -> bool {
+    let len = text.len();
+    if len >= 16 {
+        let whole = text.get(..len & !15).unwrap_or_default();
+        let last = text
+            .get(len - 16..)
+            .and_then(|last| <&[u8; 16]>::try_from(last).ok())
+            .is_some_and(|last| last.iter().fold(false, |any, &b| any | is_special(b)));
+        whole.iter().fold(false, |any, &b| any | is_special(b)) | last
+    } else if len >= 8 {
+        let word = |at: usize| {
+            text.get(at..at + 8)
+                .and_then(|bytes| bytes.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        any_special(word(0)) | any_special(word(len - 8))
+    } else if len >= 4 {
+        let word = |at: usize| {
+            text.get(at..at + 4)
+                .and_then(|bytes| bytes.try_into().ok())
+                .map_or(0, u32::from_le_bytes)
+        };
+        any_special(u64::from(word(0)) | (u64::from(word(len - 4)) << 32))
+    } else {
+        text.iter().fold(false, |any, &b| any | is_special(b))
+    }
+}
+
+/// True for a byte that must be escaped in a JSON string.
+fn is_special(byte: u8) -> bool {
+    (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+}
+
+/// True when one of the eight bytes of `word` must be escaped in a JSON string ([`is_special`]),
+/// tested on the word as a whole: a byte below `n` (at most 0x80) is one that subtracting `n`
+/// from borrows through its high bit while that bit was clear, and a byte equal to `c` is a
+/// zero byte of `word ^ c…c`, that is one below 1. Borrows carry only into the bytes above a
+/// byte that matched, so the answer for the word is exact.
+fn any_special(word: u64) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH;
+    let control = below(word, 0x20);
+    let quote = below(word ^ (ONES * u64::from(b'"')), 1);
+    let backslash = below(word ^ (ONES * u64::from(b'\\')), 1);
+    (control | quote | backslash) != 0
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{is_special, needs_escaping};
     use crate::analyze::analyze;
     use crate::options::Options;
     use crate::scan::{ScanLine, Source};
@@ -343,7 +402,7 @@ mod tests {
             <a href=\"http://exa mple/\">bad</a><my-element style=\"background:url(&quot;s.png)\">\r\n\
             --x\r\nContent-Type: image/png\r\nContent-ID: <pic@x>\r\n\r\nPNG\r\n\
             --x\r\nContent-Type: message/rfc822\r\n\r\nDate: today\r\n\r\nhi\r\n--x\r\n";
-        for resolver in [Resolver::Rfc1808, Resolver::Whatwg] {
+        for resolver in Resolver::ALL {
             let report = analyze(message.as_bytes(), &Options::new().with_resolver(resolver));
             assert!(report.urls.iter().any(|url| url.target.is_some()));
             assert_eq!(
@@ -389,6 +448,29 @@ mod tests {
                 // And it reads back to the same line, `path_bytes` included.
                 let read: ScanLine<'static> = serde_json::from_slice(&written).unwrap();
                 assert_eq!(read, line);
+            }
+        }
+    }
+
+    /// The word-at-a-time test agrees with the byte-at-a-time definition for every length up
+    /// to 48 bytes, every byte value at every position, over plain and 8-bit backgrounds.
+    #[test]
+    fn needs_escaping_agrees_with_every_byte() {
+        for background in [b'a', 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']', b' '] {
+            for len in 0..=48 {
+                let mut text = vec![background; len];
+                assert!(!needs_escaping(&text), "{len} x {background:#x}");
+                for at in 0..len {
+                    for byte in 0..=255u8 {
+                        text[at] = byte;
+                        assert_eq!(
+                            needs_escaping(&text),
+                            is_special(byte),
+                            "{byte:#x} at {at} of {len} in {background:#x}"
+                        );
+                    }
+                    text[at] = background;
+                }
             }
         }
     }
