@@ -65,6 +65,9 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         eprintln!("mimebase: {}", escape(&error.to_string()));
         return ExitCode::from(EXIT_USAGE);
     }
+    if args.file == Path::new("-") {
+        super::hint_when_stdin_is_a_terminal();
+    }
     let mut messages = messages(&args.file, args.limits.max_message_bytes).peekable();
     let mut failed = false;
     let mut several = false;

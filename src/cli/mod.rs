@@ -13,7 +13,7 @@ mod rewrite;
 mod scan;
 mod write;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -161,6 +161,9 @@ fn print_inputs(
     } else {
         &inputs.files[..]
     };
+    if files.iter().any(|file| file == Path::new("-")) {
+        hint_when_stdin_is_a_terminal();
+    }
     let walker = Walker::new(Roots::new(files.to_vec(), None)).with_hidden(inputs.hidden);
     for message in Messages::new(walker, limit) {
         let Message { source, input } = message;
@@ -187,6 +190,16 @@ fn print_inputs(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Says on stderr, when standard input is a terminal, that the command waits for a message
+/// there: a command given no file reads standard input, which on a terminal looks like a hang.
+pub(crate) fn hint_when_stdin_is_a_terminal() {
+    if io::stdin().is_terminal() {
+        eprintln!(
+            "mimebase: reading a message from standard input (end it with Ctrl-D; give a FILE to read one)"
+        );
+    }
 }
 
 /// The messages of the input `file` (`-`: standard input), as [`mailbox::open`] reads them:

@@ -88,6 +88,7 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
     }
     let name = args.file.display().to_string();
     if reads_stdin {
+        super::hint_when_stdin_is_a_terminal();
         return rewrite_from(args, io::stdin(), None, None);
     }
     match File::open(&args.file).and_then(|file| Ok((file.metadata()?, file))) {

@@ -22,6 +22,9 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         eprintln!("mimebase: scan: `-` and `--paths-from -` cannot both read standard input");
         return ExitCode::from(super::EXIT_USAGE);
     }
+    if reads_stdin || args.paths_from.as_deref() == Some(Path::new("-")) {
+        super::hint_when_stdin_is_a_terminal();
+    }
     let separator = if args.null { 0 } else { b'\n' };
     let roots = || {
         Roots::new(

@@ -191,6 +191,12 @@ fn stream(
     {
         return Opened::One(read_error(name, &error));
     }
+    // Fewer bytes than asked for: the input ended, and is not read again. A terminal's
+    // end-of-file (Ctrl-D) ends one read only: a second read would wait for another.
+    let ended = head.len() < MBOX_HEAD_BYTES;
+    if ended {
+        reader = Box::new(io::empty());
+    }
     if !in_maildir && is_mbox(&head) {
         let reader = Box::new(io::Cursor::new(head).chain(reader));
         return Opened::Many(Box::new(Mbox::new(name, reader, limit)));
@@ -275,6 +281,10 @@ pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R
     }
     if is_mbox(&head) {
         return Stream::Mbox(Mbox::new(name, io::Cursor::new(head).chain(reader), limit));
+    }
+    // Fewer bytes than asked for: the input ended, and is not read again (see `stream`).
+    if head.len() < MBOX_HEAD_BYTES {
+        return Stream::One(read_one(name, head, &mut io::empty(), limit));
     }
     Stream::One(read_one(name, head, &mut reader, limit))
 }
