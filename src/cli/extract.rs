@@ -119,19 +119,18 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 continue;
             }
             Err(Failure::Write(path, error)) => {
-                write::remove_all();
+                let removed = removed_note(write::remove_all());
                 eprintln!(
-                    "mimebase: writing {}: {}; removed what this run had written",
+                    "mimebase: writing {}: {}{removed}",
                     escape(&path.display().to_string()),
                     escape(&error.to_string())
                 );
                 return ExitCode::from(EXIT_USAGE);
             }
             Err(Failure::NotADirectory(path)) => {
-                write::remove_all();
+                let removed = removed_note(write::remove_all());
                 eprintln!(
-                    "mimebase: {}: not a directory (a file of that name exists); removed what \
-                     this run had written",
+                    "mimebase: {}: not a directory (a file of that name exists){removed}",
                     escape(&path.display().to_string()),
                 );
                 return ExitCode::from(EXIT_USAGE);
@@ -175,6 +174,16 @@ enum Failure {
     /// OUT, or a directory above it, or a message's directory in it, exists and is not a
     /// directory: handled as [`Failure::Write`], and said so, naming that path.
     NotADirectory(PathBuf),
+}
+
+/// The end of the message for a run stopped by a failed write: what became of the files and
+/// directories it had written, when it had written any.
+fn removed_note(any: bool) -> &'static str {
+    if any {
+        "; removed what this run had written"
+    } else {
+        ""
+    }
 }
 
 /// Creates `dir` and the missing directories above it, each registered as written by this

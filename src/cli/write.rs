@@ -127,11 +127,14 @@ pub(crate) fn keep_all() {
     written().entries.clear();
 }
 
-/// Removes every registered path (the run failed) and forgets them.
-pub(crate) fn remove_all() {
+/// Removes every registered path (the run failed) and forgets them; true when there was one
+/// (the run had written something).
+pub(crate) fn remove_all() -> bool {
     let mut registry = written();
+    let any = !registry.entries.is_empty();
     remove(&registry);
     registry.entries.clear();
+    any
 }
 
 /// A registered file, forgotten when dropped (for a temporary file, the
