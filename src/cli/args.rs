@@ -7,9 +7,11 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum, ValueHint};
 use mimebase::{Options, Profile, Resolver};
 
-/// Effective base URLs for every part of an email message (RFC 1808 §3), and every URL a reader
-/// can reach resolved against them: in headers, HTML and SVG documents (attachments and
-/// <iframe srcdoc> included) and the links a mail client makes of plain text.
+/// Effective base URLs of every part of an email message (RFC 1808 §3), every URL resolved.
+///
+/// Every URL a reader can reach is resolved against its part's base: in headers, HTML and SVG
+/// documents (attachments and <iframe srcdoc> included) and the links a mail client makes of
+/// plain text.
 ///
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output
@@ -46,8 +48,9 @@ Examples:
 
 Text output escapes control characters: see `mimebase urls --help`.")]
     Inspect(InspectArgs),
-    /// Print one line per URL: the resolved URL, a tab, the URL as written. The first column
-    /// is empty when the URL could not be resolved. With more than one input, or a directory,
+    /// Print one line per URL: the resolved URL, a tab, the URL as written.
+    ///
+    /// The first column is empty when the URL could not be resolved. With more than one input, or a directory,
     /// each line starts with the input file's name and a tab; for a message of an mbox after
     /// the first, the name is followed by `:OFFSET` (the byte offset of its `From ` line, as
     /// `grep -b` writes it). An mbox input (one whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) is split into
@@ -65,8 +68,10 @@ Examples:
   mimebase urls -I *.eml | cut -f1 | sort -u
   mimebase urls -0 message.eml | xargs -0 -n1 echo")]
     Urls(UrlsArgs),
-    /// Write the message with every resolvable relative URL of its HTML bodies in absolute
-    /// form; every other byte stays as it was. Same-document references (an empty value,
+    /// Write the message with its HTML bodies' relative URLs made absolute.
+    ///
+    /// Every resolvable relative URL of its HTML bodies is written in absolute form; every
+    /// other byte stays as it was. Same-document references (an empty value,
     /// `#fragment`) are kept as written.
     ///
     /// An mbox (a FILE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) is written back as an mbox, each
@@ -82,8 +87,9 @@ Examples:
   mimebase rewrite --retrieval-url https://archive.example/msg/42 -o out.eml message.eml
   mimebase rewrite --in-place message.eml")]
     Rewrite(RewriteArgs),
-    /// Resolve each REF against BASE and print the results, one line per REF, in order; with
-    /// no REF, read references from standard input, one per line. A REF that cannot be
+    /// Resolve each REF against BASE and print the results.
+    ///
+    /// One line per REF, in order; with no REF, read references from standard input, one per line. A REF that cannot be
     /// resolved prints an empty line and a diagnostic, and the exit code is 1.
     #[command(after_help = "\
 Examples:
@@ -91,8 +97,9 @@ Examples:
   mimebase resolve --resolver whatwg https://example.com/a/ -- -dash
   printf '../x\\n?y\\n' | mimebase resolve http://a/b/c")]
     Resolve(ResolveArgs),
-    /// Read files, directories, Maildir folders and mbox files and write one NDJSON line per
-    /// message, in input order: where it was found, its Message-ID, entities, URLs and
+    /// Write one NDJSON line per message of files, directories, Maildirs and mbox files.
+    ///
+    /// One line per message, in input order: where it was found, its Message-ID, entities, URLs and
     /// diagnostics; an input that cannot be read becomes an error line and the scan goes on
     /// (exit code 1 at the end). A summary goes to stderr, and a progress bar when stderr is a
     /// terminal. The lines are documented in the library's `scan` module.
@@ -115,8 +122,9 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
-    /// Write every part of one message as a file in a directory, its HTML, SVG and CSS parts
-    /// with each URL that names another part (cid:, mid:, Content-Location) pointing at that
+    /// Write every part of one message as a file in a directory, its pages made offline.
+    ///
+    /// Its HTML, SVG and CSS parts are written with each URL that names another part (cid:, mid:, Content-Location) pointing at that
     /// part's file and every other URL made inert, so that opening a page contacts no one (with
     /// --online, kept, relative ones made absolute), and an index.json; prints the path of the
     /// main page (the main HTML file; for a message without HTML, the file of its body).
@@ -570,6 +578,22 @@ pub(crate) struct ScanArgs {
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+impl Command {
+    /// The command's name, as typed (one of [`COMMAND_NAMES`]).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Inspect(_) => "inspect",
+            Command::Urls(_) => "urls",
+            Command::Rewrite(_) => "rewrite",
+            Command::Resolve(_) => "resolve",
+            Command::Scan(_) => "scan",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+            Command::Extract(_) => "extract",
+        }
+    }
 }
 
 impl Args {

@@ -34,7 +34,7 @@ pub(crate) fn run() -> ExitCode {
     if let Some(resolution) = args.resolution()
         && let Err(message) = resolution.check()
     {
-        usage_error(&message);
+        usage_error(Some(args.command.name()), &message);
     }
     match &args.command {
         Command::Inspect(inspect) => {
@@ -95,8 +95,15 @@ pub(crate) fn run() -> ExitCode {
 }
 
 /// Ends the process with clap's usage error for `message` (exit code 2).
-fn usage_error(message: &str) -> ! {
-    Args::command()
+fn usage_error(subcommand: Option<&str>, message: &str) -> ! {
+    let mut command = Args::command();
+    command.build();
+    // The usage line shown is the command's own (`mimebase inspect [OPTIONS] [PATH]...`).
+    let mut shown = match subcommand.and_then(|name| command.find_subcommand(name)) {
+        Some(sub) => sub.clone(),
+        None => command,
+    };
+    shown
         .error(clap::error::ErrorKind::ValueValidation, message)
         .exit()
 }
@@ -299,7 +306,10 @@ fn run_man(args: &ManArgs) -> ExitCode {
         None => command,
         Some(name) => match command.find_subcommand(name) {
             Some(sub) => sub.clone(),
-            None => usage_error(&format!("no command named \"{}\"", escape(name))),
+            None => usage_error(
+                Some("man"),
+                &format!("no command named \"{}\"", escape(name)),
+            ),
         },
     };
     match man_page(page) {

@@ -61,7 +61,10 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed}
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
     let reads_stdin = args.file == Path::new("-");
     if args.in_place && reads_stdin {
-        usage_error("--in-place needs a FILE: standard input cannot be replaced");
+        usage_error(
+            Some("rewrite"),
+            "--in-place needs a FILE: standard input cannot be replaced",
+        );
     }
     if args.in_place
         && let Ok(metadata) = std::fs::metadata(&args.file)

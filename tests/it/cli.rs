@@ -294,6 +294,11 @@ fn an_unusable_retrieval_url_is_a_usage_error_before_any_input_is_read() {
             assert!(output.stdout.is_empty(), "{command} {url:?}");
             let error = stderr(&output);
             assert!(error.contains("not an absolute URL"), "{error}");
+            // The usage line is the command's own, not the generic `mimebase <COMMAND>`.
+            assert!(
+                error.contains(&format!("Usage: mimebase {command} [OPTIONS]")),
+                "{error}"
+            );
         }
     }
     // The whatwg resolver refuses a base it cannot parse; a scheme alone is not enough.
