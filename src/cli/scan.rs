@@ -45,7 +45,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         progress.count_total(Walker::new(roots()).with_hidden(args.hidden));
     }
     let mut sink = Sink {
-        out: io::BufWriter::with_capacity(256 << 10, io::stdout()),
+        out: Output::new(),
         out_shares_terminal: io::stdout().is_terminal(),
         held: Vec::new(),
         shown: Instant::now(),
@@ -220,7 +220,7 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
 
 /// Where lines go: stdout, the totals, the progress bar, and stderr for failures.
 struct Sink {
-    out: io::BufWriter<io::Stdout>,
+    out: Output,
     /// stdout is a terminal: with a progress bar on stderr, lines written between two draws
     /// of the bar would be glued to it, so they are held in `held` and written with the bar
     /// cleared, then drawn again, at most every [`SHOW_EVERY`].
@@ -243,7 +243,7 @@ impl Sink {
                 self.flush()?;
             }
         } else {
-            self.out.write_all(&done.line)?;
+            self.out.write_line(&done.line)?;
         }
         if let Some(bytes) = done.message_bytes {
             self.totals.messages += 1;
@@ -264,6 +264,53 @@ impl Sink {
     }
 }
 
+/// stdout, with the lines gathered into writes of up to [`Output::CAPACITY`] bytes. A line is
+/// copied into the buffer only when it is short and fits: a long one, or one that would not
+/// fit, is written from its own buffer right after what is gathered, so that the long lines,
+/// which hold most of the output's bytes, are never copied. (Not one vectored write of both:
+/// stdout's line buffering searches every byte of a vectored write for a line feed, where a
+/// plain write is searched from its end.)
+struct Output {
+    stdout: io::Stdout,
+    buffer: Vec<u8>,
+}
+
+impl Output {
+    /// The most bytes gathered before they are written.
+    const CAPACITY: usize = 256 << 10;
+    /// Lines of this many bytes or more are written from their own buffer: few lines are
+    /// that long, so the writes they add are few, while copying them would be most of the
+    /// copying.
+    const DIRECT: usize = 16 << 10;
+
+    fn new() -> Self {
+        Output {
+            stdout: io::stdout(),
+            buffer: Vec::with_capacity(Self::CAPACITY),
+        }
+    }
+
+    /// Writes `line` (or gathers it for a later write).
+    fn write_line(&mut self, line: &[u8]) -> io::Result<()> {
+        if line.len() < Self::DIRECT && self.buffer.len() + line.len() <= Self::CAPACITY {
+            self.buffer.extend_from_slice(line);
+            return Ok(());
+        }
+        let mut stdout = self.stdout.lock();
+        stdout.write_all(&self.buffer)?;
+        self.buffer.clear();
+        stdout.write_all(line)
+    }
+
+    /// Writes what is gathered, and flushes stdout.
+    fn flush(&mut self) -> io::Result<()> {
+        let mut stdout = self.stdout.lock();
+        stdout.write_all(&self.buffer)?;
+        self.buffer.clear();
+        stdout.flush()
+    }
+}
+
 /// How often held lines are written to a terminal that also shows the progress bar: often
 /// enough to look continuous, seldom enough that redrawing the bar costs nothing.
 const SHOW_EVERY: Duration = Duration::from_millis(100);
@@ -275,7 +322,7 @@ impl Sink {
         let showing = !self.held.is_empty();
         let (out, held) = (&mut self.out, &mut self.held);
         let mut write = || {
-            out.write_all(held)?;
+            out.write_line(held)?;
             held.clear();
             out.flush()
         };

@@ -122,7 +122,9 @@ pub(super) struct ScanState {
     is_start_tag: bool,
     /// The current start tag has the self-closing flag.
     self_closing: bool,
-    /// The name of the last start tag (for an [appropriate end tag token](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-end-tag-token)).
+    /// The name of the last start tag that switched the tokenizer to RCDATA, RAWTEXT or script
+    /// data: within those states, the last start tag emitted (for an [appropriate end tag token](https://html.spec.whatwg.org/multipage/parsing.html#appropriate-end-tag-token)),
+    /// which no other state asks for.
     last_start_tag: Vec<u8>,
     /// Name of the current attribute, lowercase.
     attribute: Vec<u8>,
@@ -714,7 +716,6 @@ impl Emitter for UrlEmitter<'_> {
             state.link_text_before_token(text);
         }
         if !state.is_start_tag {
-            state.last_start_tag.clear();
             state.tree.close(&state.tag);
             if state.link.is_open() && state.link.end_tag(&state.tag) {
                 state.close_link();
@@ -722,8 +723,6 @@ impl Emitter for UrlEmitter<'_> {
             state.link.text_resumes_at(state.position);
             return None;
         }
-        state.last_start_tag.clear();
-        state.last_start_tag.extend_from_slice(&state.tag);
         let namespace = state.open_element(text);
         let is_html = namespace == Namespace::Html;
         if state.link.is_open() {
@@ -747,11 +746,19 @@ impl Emitter for UrlEmitter<'_> {
         if is_style {
             state.style_urls(text, state.position);
         }
-        if is_html {
-            text_state(&state.tag)
-        } else {
-            None
+        if !is_html {
+            return None;
         }
+        let next = text_state(&state.tag);
+        // Only the end tag states of RCDATA, RAWTEXT and script data ask whether an end tag
+        // is appropriate, and the tokenizer reaches them only through the state returned
+        // here: so the last start tag is noted when it switches the state, and every other
+        // start tag is spared the copy of its name.
+        if next.is_some() {
+            state.last_start_tag.clear();
+            state.last_start_tag.extend_from_slice(&state.tag);
+        }
+        next
     }
 
     fn emit_current_comment(&mut self) {
