@@ -267,7 +267,8 @@ pub(crate) struct UrlsArgs {
     pub null: bool,
 
     /// Print these columns of each URL record, separated by tabs, in the order given, instead
-    /// of `resolved<TAB>reference` (and without the name that `-H` puts first: ask for `path`).
+    /// of `resolved<TAB>reference`; the input's name comes first only with `-H` (or ask for
+    /// the `path` column).
     /// A column with nothing in it is empty; values are escaped as the text output is. The
     /// columns are the fields of `--json`: `path`, `offset` (of an mbox message's `From `
     /// line), `part`, `source`, `reference`, `resolved`, `unresolved` (`no_base` or
@@ -281,7 +282,7 @@ pub(crate) struct UrlsArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        conflicts_with_all = ["json", "with_filename"],
+        conflicts_with = "json",
         help_heading = "Output"
     )]
     pub fields: Vec<UrlField>,

@@ -71,8 +71,14 @@ pub(crate) fn run() -> ExitCode {
                 // As grep: names are shown when there can be more than one input file.
                 let several =
                     urls.inputs.files.len() > 1 || urls.inputs.files.iter().any(|f| f.is_dir());
+                // `--fields` names its columns: the name comes first only when asked for (`-H`).
+                let with_filename = if urls.fields.is_empty() {
+                    urls.with_filename || (several && !urls.no_filename)
+                } else {
+                    urls.with_filename
+                };
                 output::Printer::Urls {
-                    with_filename: urls.with_filename || (several && !urls.no_filename),
+                    with_filename,
                     terminator: if urls.null { b'\0' } else { b'\n' },
                     fields: urls.fields.clone(),
                     base_decided_only: urls.base_decided,
