@@ -64,7 +64,7 @@ mod walk;
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};
-pub use walk::{Found, Roots, Walker};
+pub use walk::{Found, GlobError, Globs, Roots, Walker};
 
 use crate::report::{ScanErrorKind, Source};
 
