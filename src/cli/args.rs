@@ -314,9 +314,13 @@ pub(crate) enum UrlField {
 /// `mimebase extract`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ExtractArgs {
-    /// The message (or mbox) to extract; `-` (or none) reads standard input.
-    #[arg(value_name = "MESSAGE", default_value = "-")]
-    pub file: PathBuf,
+    /// Messages, mbox files, directories and Maildirs to extract, read as `scan` reads them;
+    /// `-` (or none) reads standard input.
+    #[arg(value_name = "PATH", default_value = "-")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// The directory to write into; created when missing.
     #[arg(long, value_name = "OUT", value_hint = ValueHint::DirPath, help_heading = "Output")]
@@ -351,9 +355,14 @@ pub(crate) struct ExtractArgs {
 /// `mimebase rewrite`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RewriteArgs {
-    /// The message (or mbox) to rewrite; `-` (or none) reads standard input.
+    /// The message or mbox to rewrite; `-` (or none) reads standard input. With --in-place,
+    /// any number of files, directories and Maildirs, read as `scan` reads them, each file
+    /// rewritten in place.
     #[arg(value_name = "FILE", default_value = "-")]
-    pub file: PathBuf,
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// Write the message to OUTPUT instead of stdout: to a temporary file in OUTPUT's
     /// directory, then renamed over OUTPUT, so OUTPUT is never half-written. An existing
@@ -442,10 +451,69 @@ pub(crate) struct InputArgs {
     pub hidden: bool,
 
     #[command(flatten)]
+    pub globs: GlobArgs,
+
+    #[command(flatten)]
     pub limits: LimitArgs,
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+/// `--hidden`, `--glob` and `--iglob` for `rewrite` and `extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct WalkArgs {
+    /// Also read files and directories whose names begin with `.` inside the directories
+    /// given (passed over by default, as `.git/`; a Maildir's Maildir++ `.Folder`s and the
+    /// paths given are always read).
+    #[arg(long, help_heading = "Input")]
+    pub hidden: bool,
+
+    #[command(flatten)]
+    pub globs: GlobArgs,
+}
+
+/// `--glob` and `--iglob`: which files found in directories are read, for every command
+/// that walks directories.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GlobArgs {
+    /// Read only the files found in directories that GLOB matches, or with `!GLOB`, not those
+    /// (nor the directories); repeatable, the last glob that matches deciding, as ripgrep's
+    /// --glob: a glob without `/` matches the file name (`*.eml`), one with `/` the path
+    /// relative to the directory given (`cur/*`, `/archive/**`); with any glob without `!`, a
+    /// file that none matches is not read. The paths given are read whatever their name.
+    #[arg(
+        short = 'g',
+        long = "glob",
+        value_name = "GLOB",
+        help_heading = "Input"
+    )]
+    pub glob: Vec<String>,
+
+    /// As --glob, matched without regard to case; taken after every --glob, as ripgrep does.
+    #[arg(long = "iglob", value_name = "GLOB", help_heading = "Input")]
+    pub iglob: Vec<String>,
+}
+
+impl GlobArgs {
+    /// The walk's [`Globs`](mimebase::mailbox::Globs); a glob that cannot be read is a usage
+    /// error naming it.
+    pub fn globs(&self) -> Result<mimebase::mailbox::Globs, String> {
+        let globs = self.glob.iter().map(|glob| (glob.as_str(), false));
+        let iglobs = self.iglob.iter().map(|glob| (glob.as_str(), true));
+        mimebase::mailbox::Globs::new(globs.chain(iglobs)).map_err(|error| {
+            format!(
+                "{} \"{}\": {}",
+                if self.glob.contains(&error.pattern) {
+                    "--glob"
+                } else {
+                    "--iglob"
+                },
+                escape(&error.pattern),
+                escape(&error.reason)
+            )
+        })
+    }
 }
 
 /// `--max-message-bytes`: how much of any input every command that reads messages reads.
@@ -572,6 +640,9 @@ pub(crate) struct ScanArgs {
     #[arg(long, help_heading = "Input")]
     pub hidden: bool,
 
+    #[command(flatten)]
+    pub globs: GlobArgs,
+
     /// No progress bar and no summary line on stderr; failures are still reported there.
     #[arg(short, long)]
     pub quiet: bool,
@@ -605,6 +676,18 @@ impl Args {
             Command::Rewrite(args) => Some(&args.resolution),
             Command::Scan(args) => Some(&args.resolution),
             Command::Extract(args) => Some(&args.resolution),
+            Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
+        }
+    }
+
+    /// The `--glob` and `--iglob` of the command, if it walks directories.
+    pub fn globs(&self) -> Option<&GlobArgs> {
+        match &self.command {
+            Command::Inspect(args) => Some(&args.inputs.globs),
+            Command::Urls(args) => Some(&args.inputs.globs),
+            Command::Rewrite(args) => Some(&args.walk.globs),
+            Command::Scan(args) => Some(&args.globs),
+            Command::Extract(args) => Some(&args.walk.globs),
             Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }
