@@ -81,11 +81,19 @@ Examples:
     /// message over --max-message-bytes is copied from FILE as it was (from standard input it
     /// cannot be: the output then stops there, exit code 1, and -o or --in-place write
     /// nothing).
+    ///
+    /// With --in-place, FILE may be several files, directories and Maildirs, walked as `scan`
+    /// walks them (--hidden, --glob, --iglob): each file found is rewritten in place as it
+    /// would be alone, a Maildir message under its own name, an mbox whole. One that cannot be
+    /// read, is not a regular file or changed meanwhile is named on stderr and the next is
+    /// rewritten (exit code 1); one that cannot be written stops the run (exit code 2).
+    /// Without --in-place, FILE is one file (stdout and -o take one message or mbox).
     #[command(after_help = "\
 Examples:
   mimebase rewrite message.eml > absolute.eml
   mimebase rewrite --retrieval-url https://archive.example/msg/42 -o out.eml message.eml
-  mimebase rewrite --in-place message.eml")]
+  mimebase rewrite --in-place message.eml
+  mimebase rewrite --in-place --glob '*.eml' archive/ ~/Maildir")]
     Rewrite(RewriteArgs),
     /// Resolve each REF against BASE and print the results.
     ///
@@ -122,23 +130,31 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
-    /// Write every part of one message as a file in a directory, its pages made offline.
+    /// Write every part of a message as a file in a directory, its pages made offline.
     ///
     /// Its HTML, SVG and CSS parts are written with each URL that names another part (cid:, mid:, Content-Location) pointing at that
     /// part's file and every other URL made inert, so that opening a page contacts no one (with
     /// --online, kept, relative ones made absolute), and an index.json; prints the path of the
     /// main page (the main HTML file; for a message without HTML, the file of its body).
     ///
-    /// An mbox (a MESSAGE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
+    /// An mbox (a PATH whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
     /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
     /// per message; an mbox of one message is extracted into OUT itself.
+    ///
+    /// Several PATHs, or a directory (walked as `scan` walks, with --hidden, --glob, --iglob),
+    /// give each file a folder `OUT/NAME/RELATIVE/`: NAME the file name of the PATH given
+    /// (`NAME~2`, `NAME~3`, … for a later PATH of the same name), RELATIVE the file's path
+    /// below it (nothing for a file given), and each message of an mbox of several messages
+    /// `OUT/NAME/RELATIVE/OFFSET/`. An input that cannot be read is named on stderr and the
+    /// others are extracted (exit code 1).
     #[command(after_help = "\
 Examples:
   mimebase extract --dir parts message.eml
   mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
   mimebase extract --dir as-archived --online message.eml
-  mimebase extract --dir messages archive.mbox")]
+  mimebase extract --dir messages archive.mbox
+  mimebase extract --dir pages --glob '*.mht' saved/ a.eml")]
     Extract(ExtractArgs),
 }
 

@@ -1,4 +1,4 @@
-//! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
+//! `mimebase extract PATH… --dir OUT`: the files of [`mimebase::extract`] written into OUT,
 //! with `OUT/index.json`; the path of the main page (see [`mimebase::Extracted::root`]: the
 //! main HTML file, else the file of the message's body) on stdout (escaped as all text
 //! output is). Exit code 1 when the message cannot be read (also when a file exists and
@@ -12,6 +12,22 @@
 //! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message. An
 //! mbox holding one message is extracted into OUT itself, as a file holding one message is. A message that cannot be read or written is named on stderr and
 //! the others are still extracted (exit code 1).
+//!
+//! # Many inputs
+//!
+//! Several PATHs, or one that is a directory, are walked as `scan` walks them (Maildirs,
+//! `--hidden`, `--glob`, `--iglob`), and each file found is extracted as above into a folder
+//! of its own, `OUT/NAME/RELATIVE/`: NAME is the file name of the PATH given (of the directory
+//! it names for `.` or `..`; `NAME~2`, `NAME~3`, … for a later PATH whose name an earlier one
+//! took, so two `inbox` directories stay apart), RELATIVE the file's path below that PATH
+//! (nothing for a file given), so an mbox of several messages gives
+//! `OUT/NAME/RELATIVE/OFFSET/`. The names are those of the files read, never taken from a
+//! message, and made of plain path segments only, so nothing is written outside OUT; they
+//! are the same from one run to the next over the same files (a Maildir message renamed for
+//! its flags gets a new one). One PATH that is not a directory keeps the one-input layout
+//! above: a message straight into OUT. An input that cannot be read is named on stderr and
+//! the others are extracted (exit code 1); a file that cannot be written stops the run, as
+//! for one input.
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
 //! rules, checked again here), and each file is written to a new temporary file in OUT then

@@ -5,6 +5,9 @@
 //! through a file that is not regular, `--in-place` refuses one, and a signal removes the
 //! temporary file).
 //!
+//! With `--in-place`, several inputs, directories and Maildirs are walked as `scan` walks
+//! them, and each file found goes through the one-input code ([`run`]).
+//!
 //! # An mbox
 //!
 //! An input that starts with `From ` is an mbox (the rule of [`mailbox::is_mbox`], which
@@ -61,9 +64,11 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed}
 /// [`run_one`] rewrites it; with several inputs, or a directory, `--in-place` is required and
 /// every file the walk finds (as `scan` walks, with `--hidden`, `--glob` and `--iglob`) is
 /// rewritten in place by [`run_one`], so byte for byte as `rewrite --in-place FILE` rewrites
-/// it alone (an mbox whole, locked; a Maildir message under its own name). A file that fails
-/// is named on stderr and the next is rewritten: the exit code is the highest of the files'
-/// (1 when one could not be read or was not written back, 2 when one could not be written).
+/// it alone (an mbox whole, locked; a Maildir message under its own name). A file that cannot
+/// be read or is not written back (it changed, or went away), and one that is not a regular
+/// file, is named on stderr and the next is rewritten (exit code 1 at the end); a file that
+/// cannot be written (a full disk) stops the run there (exit code 2), the files rewritten
+/// before it kept, as each one is complete.
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
     if let [file] = args.files.as_slice()
         && !std::fs::metadata(file).is_ok_and(|m| m.is_dir())
@@ -94,7 +99,19 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
     let mut worst = ExitCode::SUCCESS;
     for found in walker {
         let code = match found {
-            Found::File { path, .. } => run_one(args, &path),
+            Found::File { path, .. } => match std::fs::metadata(&path) {
+                Ok(metadata) if !metadata.is_file() => {
+                    let source = Source::unknown("").with_path(&path);
+                    input_failed(
+                        &source,
+                        &format!(
+                            "{}: --in-place replaces only a regular file; skipped",
+                            write::kind_of(&metadata)
+                        ),
+                    )
+                }
+                _ => run_one(args, &path),
+            },
             Found::Error { path, error } => {
                 input_failed(&Source::unknown("").with_path(&path), &error.to_string())
             }
@@ -110,9 +127,10 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
             // Refused above: `-` is not walked.
             Found::Stdin => ExitCode::from(EXIT_USAGE),
         };
-        if code == ExitCode::from(EXIT_USAGE)
-            || (code != ExitCode::SUCCESS && worst == ExitCode::SUCCESS)
-        {
+        if code == ExitCode::from(EXIT_USAGE) {
+            return code;
+        }
+        if code != ExitCode::SUCCESS {
             worst = code;
         }
     }
