@@ -93,7 +93,7 @@ Examples:
   mimebase rewrite message.eml > absolute.eml
   mimebase rewrite --retrieval-url https://archive.example/msg/42 -o out.eml message.eml
   mimebase rewrite --in-place message.eml
-  mimebase rewrite --in-place --glob '*.eml' archive/ ~/Maildir")]
+  mimebase rewrite --in-place --iglob '*.eml' .")]
     Rewrite(RewriteArgs),
     /// Resolve each REF against BASE and print the results.
     ///
@@ -154,7 +154,7 @@ Examples:
   mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
   mimebase extract --dir as-archived --online message.eml
   mimebase extract --dir messages archive.mbox
-  mimebase extract --dir pages --glob '*.mht' saved/ a.eml")]
+  mimebase extract --dir pages a.eml b.eml ~/Maildir")]
     Extract(ExtractArgs),
 }
 
