@@ -401,6 +401,13 @@ fn is_maildir(dir: &Path) -> bool {
 /// without a `/`, and for a root `.`); and a pattern is taken as it is written (ripgrep
 /// ignores one beginning with `#` and trims trailing spaces, as a `.gitignore` line).
 /// Matched on a path's bytes, so a name that is not UTF-8 can be matched too.
+///
+/// The globs are the `globset` crate's, the matcher ripgrep is built on; what is written here
+/// is the reading of a pattern as a `.gitignore` line (`!`, a leading or trailing `/`, the
+/// implied `**/`), a few lines that follow ripgrep's `ignore` crate. That crate's
+/// `overrides` module does the same, but would bring its directory walker and its thread
+/// pool (`walkdir`, `crossbeam`) into every library user's build for those few lines, and
+/// matches relative to one directory where the walk has a root per path given.
 #[derive(Debug, Clone)]
 pub struct Globs {
     set: GlobSet,
