@@ -25,9 +25,10 @@
 //! message, and made of plain path segments only, so nothing is written outside OUT; they
 //! are the same from one run to the next over the same files (a Maildir message renamed for
 //! its flags gets a new one). One PATH that is not a directory keeps the one-input layout
-//! above: a message straight into OUT. An input that cannot be read is named on stderr and
-//! the others are extracted (exit code 1); a file that cannot be written stops the run, as
-//! for one input.
+//! above: a message straight into OUT. A file found below OUT itself (OUT inside a directory
+//! given) is passed over: it is extracted output, and reading it would write into OUT again.
+//! An input that cannot be read is named on stderr and the others are extracted (exit code
+//! 1); a file that cannot be written stops the run, as for one input.
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
 //! rules, checked again here), and each file is written to a new temporary file in OUT then
@@ -110,6 +111,10 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         }
         let globs = super::globs_or_exit(&args.walk.globs, "extract");
         let mut claimed = HashSet::new();
+        // OUT as the file system names it, once it exists: the files below it are what this
+        // run (or an earlier one) wrote, not mail, and reading them would write into OUT
+        // again, deeper at each level.
+        let mut own: Option<PathBuf> = None;
         for root in &args.files {
             let top = unique(&mut claimed, label(root));
             let walker = Walker::new(Roots::new(vec![root.clone()], None))
@@ -139,6 +144,14 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                     // Refused above: `-` is not walked with other inputs.
                     Found::Stdin => continue,
                 };
+                if own.is_none() {
+                    own = fs::canonicalize(&args.dir).ok();
+                }
+                if let Some(own) = &own
+                    && fs::canonicalize(&path).is_ok_and(|real| real.starts_with(own))
+                {
+                    continue;
+                }
                 let dir = folder(&args.dir, &top, root, &path);
                 let messages = match mailbox::open(Found::File { path, in_maildir }, limit) {
                     Opened::One(message) => Box::new(std::iter::once(message)),

@@ -543,3 +543,33 @@ fn a_bad_glob_is_a_usage_error_naming_it() {
     assert!(!out.exists());
     assert_eq!(fs::read(dir.join("a.eml")).unwrap(), html_message("a"));
 }
+
+/// OUT inside the directory extracted: what the run (and an earlier run) wrote there is not
+/// read back as mail, so a second run writes the same folders and no deeper ones.
+#[test]
+fn extract_passes_over_its_own_output() {
+    let dir = workdir("extract_own_output");
+    write(&dir.join("a.eml"), &html_message("a"));
+    let out = dir.join("out");
+    for run in 0..2 {
+        let mut args = vec!["extract", "--dir", arg(&out), arg(&dir)];
+        if run == 1 {
+            args.push("--force");
+        }
+        let output = mimebase(&args, b"");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(stdout(&output).lines().count(), 1, "{}", stdout(&output));
+    }
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    let folders: BTreeSet<PathBuf> = files_under(&out)
+        .into_iter()
+        .map(|f| {
+            f.parent()
+                .unwrap()
+                .strip_prefix(&out)
+                .unwrap()
+                .to_path_buf()
+        })
+        .collect();
+    assert_eq!(folders, BTreeSet::from([Path::new(name).join("a.eml")]));
+}
