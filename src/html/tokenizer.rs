@@ -41,6 +41,17 @@ impl Input<'_> {
     const TEXT_STOPS: &'static [u8] = b"&<\0\r";
 }
 
+/// Appends a piece of a tag or attribute name. The tokenizer hands over a name with capitals
+/// one lowercased byte at a time: pushed as a byte, not copied as a slice of unknown length
+/// (a call to `memcpy` for each).
+#[inline(always)]
+fn push_name(name: &mut Vec<u8>, piece: &[u8]) {
+    match piece {
+        [byte] => name.push(*byte),
+        _ => name.extend_from_slice(piece),
+    }
+}
+
 impl Reader for Input<'_> {
     type Error = Infallible;
 
@@ -776,8 +787,9 @@ impl Emitter for UrlEmitter<'_> {
     fn set_force_quirks(&mut self) {}
 
     #[inline]
+    #[inline]
     fn push_tag_name(&mut self, s: &[u8]) {
-        self.state.tag.extend_from_slice(s);
+        push_name(&mut self.state.tag, s);
     }
 
     fn push_comment(&mut self, _: &[u8]) {}
@@ -801,7 +813,7 @@ impl Emitter for UrlEmitter<'_> {
 
     #[inline]
     fn push_attribute_name(&mut self, s: &[u8]) {
-        self.state.attribute.extend_from_slice(s);
+        push_name(&mut self.state.attribute, s);
     }
 
     #[inline]
