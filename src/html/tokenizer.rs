@@ -787,7 +787,6 @@ impl Emitter for UrlEmitter<'_> {
     fn set_force_quirks(&mut self) {}
 
     #[inline]
-    #[inline]
     fn push_tag_name(&mut self, s: &[u8]) {
         push_name(&mut self.state.tag, s);
     }
