@@ -206,7 +206,9 @@ pub(crate) struct Analysis {
 
 /// [`analyze_in_detail`] with the URL records collected into the report.
 pub(crate) fn analyze_collecting(raw: &[u8], options: &Options, keep: Keep) -> Analysis {
-    let mut urls = Vec::new();
+    // Room for the URLs of most messages at once: a record is large, and growing from one
+    // copies every record made so far at each doubling.
+    let mut urls = Vec::with_capacity(16);
     let mut analysis = analyze_in_detail(raw, options, keep, &mut |url| urls.push(url));
     analysis.report.urls = urls;
     analysis
