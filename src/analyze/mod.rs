@@ -63,7 +63,8 @@ use html_part::html_urls;
 /// assert_eq!(report.urls[1].resolution.resolved(), Some("http://www.ics.uci.edu/Test/a/x"));
 /// ```
 pub fn analyze(raw: &[u8], options: &Options) -> Report {
-    let mut urls = Vec::new();
+    // As in `analyze_collecting`.
+    let mut urls = Vec::with_capacity(16);
     let mut report = analyze_streaming(raw, options, |url| urls.push(url));
     report.urls = urls;
     report
