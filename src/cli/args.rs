@@ -572,6 +572,15 @@ pub(crate) struct ScanArgs {
     #[arg(long, help_heading = "Input")]
     pub hidden: bool,
 
+    /// Emit only what is new since the last run with the same FILE, and record in FILE what
+    /// was read: files whose size, inode or mtime changed, new files, the messages appended
+    /// to an mbox, new Maildir messages (a flag rename is the same message). An mbox rewritten
+    /// or truncated before its old length is said on stderr and read whole. FILE (JSON) is
+    /// replaced atomically after the output is flushed: at the end, every few seconds, and on
+    /// SIGINT or SIGTERM, for exactly the records written. Not with `-` (standard input).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, help_heading = "Input")]
+    pub state: Option<PathBuf>,
+
     /// No progress bar and no summary line on stderr; failures are still reported there.
     #[arg(short, long)]
     pub quiet: bool,
