@@ -2,6 +2,11 @@
 //! each record made into its NDJSON line ([`mimebase::scan`]) on the thread that analyzed the
 //! message, and the lines written to stdout in input order, with the totals, the progress bar
 //! and the exit code. The engine documents the threads, the order and the memory in flight.
+//!
+//! With `--state`, [`State`](super::state::State) passes over the inputs with nothing new and
+//! opens an mbox file from where the last run stopped, and learns of each record as it is
+//! written. SIGINT and SIGTERM stop the run between two lines ([`stop_on_signal`]): the lines
+//! are written and the output and its state always agree.
 
 use std::io::{self, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -157,6 +162,25 @@ enum Stop {
     State(String),
 }
 
+/// How long a signal waits for the line being written: more than writing any line takes,
+/// unless the output blocks.
+const SIGNAL_WAIT: Duration = Duration::from_secs(2);
+
+/// `mutex` locked, if it can be within `wait`.
+fn lock_within<T>(mutex: &Mutex<T>, wait: Duration) -> Option<MutexGuard<'_, T>> {
+    let deadline = Instant::now() + wait;
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => return Some(poisoned.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        }
+    }
+}
+
 /// A lock whose holder never panics while holding it, taken even if poisoned.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -203,7 +227,9 @@ fn write_all(
 /// Starts the thread that ends the run on SIGINT or SIGTERM: it waits for the line being
 /// written, writes no other, flushes the output, says the summary line (that the run was
 /// interrupted), saves the state (for exactly the records written), and ends the process as
-/// the signal would have (status 130 or 143 in the shell).
+/// the signal would have (status 130 or 143 in the shell). A line that cannot be written
+/// within [`SIGNAL_WAIT`] (the output blocks) ends it without these; so does a second signal
+/// while they are done.
 fn stop_on_signal(sink: &Arc<Mutex<Sink>>, stopping: &Arc<AtomicBool>) -> io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
@@ -215,16 +241,34 @@ fn stop_on_signal(sink: &Arc<Mutex<Sink>>, stopping: &Arc<AtomicBool>) -> io::Re
                 return;
             };
             stopping.store(true, Ordering::SeqCst);
-            let mut sink = lock(&sink);
-            if sink.finished {
-                // The run has ended: it says its own summary.
-                return;
-            }
-            sink.interrupted(if signal == SIGINT {
+            // A second signal ends the process at once, should the output block the flush.
+            let _ = std::thread::Builder::new()
+                .name("mimebase-scan-signals-2".to_owned())
+                .spawn(move || {
+                    if let Some(again) = signals.forever().next() {
+                        let _ = signal_hook::low_level::emulate_default_handler(again);
+                        std::process::exit(128 + again);
+                    }
+                });
+            let name = if signal == SIGINT {
                 "SIGINT"
             } else {
                 "SIGTERM"
-            });
+            };
+            match lock_within(&sink, SIGNAL_WAIT) {
+                Some(sink) if sink.finished => {
+                    // The run has ended: it says its own summary.
+                    return;
+                }
+                Some(mut sink) => sink.interrupted(name),
+                // A line being written to an output that does not take it (a pager that no
+                // one reads): the state cannot be saved for a line written in part, and is
+                // left as the last checkpoint saved it.
+                None => eprintln!(
+                    "mimebase: scan: interrupted by {name} while the output was blocked; no \
+                     summary, and the state is that of the last checkpoint"
+                ),
+            }
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         })?;
