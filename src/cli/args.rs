@@ -16,7 +16,8 @@ use mimebase::{Options, Profile, Resolver};
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output
 /// could not be written (the file named); 130, 143 or 129 (in the shell) after SIGINT,
-/// SIGTERM or SIGHUP, the files being written removed.
+/// SIGTERM or SIGHUP, the files being written removed (`scan`: after SIGINT or SIGTERM, its
+/// lines written so far, its summary line and its --state saved).
 #[derive(Debug, Parser)]
 #[command(name = "mimebase", version, after_help = TOP_EXAMPLES)]
 pub(crate) struct Args {
