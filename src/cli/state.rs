@@ -266,8 +266,18 @@ impl State {
             return Some(None);
         };
         let identity = Identity::of(&metadata);
-        let old = self.old.files.get(path).filter(|_| seekable(path));
+        let old = self.old.files.get(path);
         let from = match old {
+            // An mbox that cannot be read on from an offset: known by its identity once a run
+            // read all of it (see `save`); a run stopped in it leaves its length read, and it
+            // is read whole again.
+            Some(old) if !seekable(path) => {
+                if old.mbox.is_none() && old.identity == identity {
+                    self.new.files.insert(path.to_path_buf(), old.clone());
+                    return None;
+                }
+                None
+            }
             None => None,
             Some(old) => match &old.mbox {
                 None if old.identity == identity => {
@@ -374,8 +384,12 @@ impl State {
     pub(crate) fn save(&mut self, complete: bool) -> Result<(), String> {
         let started = Instant::now();
         for (path, entry) in &mut self.new.files {
-            if let Some(mbox) = &mut entry.mbox
+            if complete && !seekable(path) {
+                // Read to its end: its identity says all (see `plan`).
+                entry.mbox = None;
+            } else if let Some(mbox) = &mut entry.mbox
                 && mbox.check.is_none()
+                && seekable(path)
             {
                 mbox.check = check(path, mbox.read).ok();
             }
@@ -495,8 +509,10 @@ impl Identity {
 }
 
 /// Whether a file can be read on from an offset. Every file read today can; a file read
-/// through a decoder (a compressed mbox) could not, and its entry would then be its identity
-/// alone, any change reading it whole: this is where to say so.
+/// through a decoder (a compressed mbox) cannot, since the offsets of its records are those of
+/// the decoded bytes: this is where to say so. Such a file is then known by its identity
+/// alone once a run has read all of it, and any change, or a run stopped inside it, reads it
+/// whole again.
 fn seekable(_path: &Path) -> bool {
     true
 }
@@ -577,4 +593,53 @@ fn replace(file: &Path, saved: &Saved) -> io::Result<()> {
     temporary.as_file().sync_all()?;
     temporary.persist(file).map_err(|error| error.error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An mbox with CRLF line ends, read up to the end of its first message, then appended to:
+    /// reading on skips the CRLF empty line and lands on the next `From ` line; bytes that do
+    /// not start a message there, or a changed byte before, make it changed.
+    #[test]
+    fn reading_on_skips_one_empty_line_and_wants_a_message_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("box.mbox");
+        let first = b"From a\r\nSubject: 1\r\n\r\nbody\r\n";
+        fs::write(&path, [&first[..], b"\r\n"].concat()).unwrap();
+        let read = first.len() as u64;
+        let mbox = MboxRead {
+            read,
+            check: Some(check(&path, read).unwrap()),
+        };
+        let size = |path: &Path| fs::metadata(path).unwrap().len();
+        // Nothing after the separator yet.
+        assert_eq!(read_on(&path, &mbox, size(&path)), Some(read + 2));
+        fs::write(&path, [&first[..], b"\r\nFrom b\r\n\r\nx\r\n"].concat()).unwrap();
+        assert_eq!(read_on(&path, &mbox, size(&path)), Some(read + 2));
+        // The last message written on, not a new one.
+        fs::write(&path, [&first[..], b"more\r\n"].concat()).unwrap();
+        assert_eq!(read_on(&path, &mbox, size(&path)), None);
+        // A From header field is no separator.
+        fs::write(&path, [&first[..], b"\r\nFrom : x\r\n"].concat()).unwrap();
+        assert_eq!(read_on(&path, &mbox, size(&path)), None);
+        // A byte before the length read changed.
+        fs::write(
+            &path,
+            [&b"From A"[..], &first[6..], b"\r\nFrom b\r\n"].concat(),
+        )
+        .unwrap();
+        assert_eq!(read_on(&path, &mbox, size(&path)), None);
+    }
+
+    #[test]
+    fn a_maildir_message_is_known_by_its_unique_name_in_its_maildir() {
+        let key = |path: &str| maildir_key(Path::new(path));
+        let unique = Some((PathBuf::from("M"), OsString::from("17.M1P2.host")));
+        assert_eq!(key("M/cur/17.M1P2.host:2,S"), unique);
+        assert_eq!(key("M/new/17.M1P2.host"), unique);
+        assert_eq!(key("M/cur/17.M1P2.host:2,RS"), unique);
+        assert_ne!(key("N/cur/17.M1P2.host:2,S"), unique);
+    }
 }
