@@ -86,6 +86,9 @@ pub(crate) struct State {
     pub(crate) notices: Vec<String>,
     /// When the state was last saved, and how long that took.
     saved: (Instant, Duration),
+    /// The state file's name and its directory, made absolute: the walk passes over the
+    /// state file itself, should it be under a path scanned.
+    own: Option<(OsString, PathBuf)>,
 }
 
 #[derive(Default)]
@@ -238,6 +241,10 @@ impl State {
             maildir_planned: HashSet::new(),
             notices: Vec::new(),
             saved: (Instant::now(), Duration::ZERO),
+            own: file
+                .file_name()
+                .zip(fs::canonicalize(directory_of(file)).ok())
+                .map(|(name, directory)| (name.to_owned(), directory)),
         })
     }
 
@@ -260,6 +267,9 @@ impl State {
             }
             self.maildir_planned.insert((maildir, unique));
             return Some(None);
+        }
+        if self.is_own(path) {
+            return None;
         }
         // A file that cannot be stat'ed is read all the same: its error is its record.
         let Ok(metadata) = fs::metadata(path) else {
@@ -322,6 +332,15 @@ impl State {
         self.planned
             .insert(path.to_path_buf(), Planned { identity, from });
         Some(from)
+    }
+
+    /// Whether `path` is the state file (its name is compared first: a directory is made
+    /// absolute only for a file of that name).
+    fn is_own(&self, path: &Path) -> bool {
+        self.own.as_ref().is_some_and(|(name, directory)| {
+            path.file_name() == Some(name.as_os_str())
+                && fs::canonicalize(directory_of(path)).is_ok_and(|d| &d == directory)
+        })
     }
 
     /// Where the mbox file `path`, planned by [`State::plan`], is read on from, if it is.
@@ -574,16 +593,20 @@ fn hash(file: &mut File, offset: u64, length: u64) -> io::Result<String> {
     Ok(format!("{:032x}", SipHasher::new().hash(&bytes).as_u128()))
 }
 
+/// The directory of `file` (`.` for a bare name).
+fn directory_of(file: &Path) -> &Path {
+    match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `saved` to a temporary file beside `file`, syncs it, and renames it over `file`:
 /// a reader (or a run after a crash) finds the old state or the new one, never a part.
 fn replace(file: &Path, saved: &Saved) -> io::Result<()> {
-    let directory = match file.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
     let mut temporary = tempfile::Builder::new()
         .prefix(".mimebase-state-")
-        .tempfile_in(directory)?;
+        .tempfile_in(directory_of(file))?;
     {
         let mut writer = io::BufWriter::new(temporary.as_file_mut());
         serde_json::to_writer_pretty(&mut writer, saved)?;

@@ -132,6 +132,15 @@ fn the_second_run_emits_exactly_the_appended_and_the_new_maildir_message() {
 }
 
 #[test]
+fn the_state_file_under_a_scanned_directory_is_not_read_as_mail() {
+    let dir = archive("own-state");
+    let args = ["--state", "./state.json", "."];
+    assert_eq!(scan(&dir, &args).lines.len(), 4);
+    assert!(dir.join(STATE).exists());
+    assert_eq!(scan(&dir, &args).lines, Vec::<Value>::new());
+}
+
+#[test]
 fn an_unchanged_file_is_skipped_and_a_changed_one_read_again() {
     let dir = archive("unchanged");
     let args = [&["--state", STATE], &PATHS[..]].concat();
