@@ -442,40 +442,47 @@ pub(crate) fn normalize(resolved: &str) -> String {
         }
         Err(_) => without_fragment(resolved),
     };
-    normalize_escapes(&serialized)
+    normalize_escapes(serialized)
 }
 
-/// RFC 3986 §6.2.2.1–§6.2.2.2 on `%hh` escapes.
-fn normalize_escapes(text: &str) -> String {
+/// RFC 3986 §6.2.2.1–§6.2.2.2 on `%hh` escapes: `text` itself when it has none, as most
+/// URLs have none; otherwise the runs between escapes are copied whole.
+fn normalize_escapes(text: String) -> String {
     let bytes = text.as_bytes();
+    let Some(first) = memchr::memchr(b'%', bytes) else {
+        return text;
+    };
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = |at: usize| bytes.get(at).and_then(|&h| (h as char).to_digit(16));
-        match (b, hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                let value = (high * 16 + low) as u8;
-                if value.is_ascii_alphanumeric() || matches!(value, b'-' | b'.' | b'_' | b'~') {
-                    out.push(value as char);
-                } else {
-                    out.push('%');
-                    out.push_str(&format!("{value:02X}"));
-                }
-                i += 3;
+    let mut copied = 0;
+    let mut at = first;
+    loop {
+        let hex = |i: usize| bytes.get(i).and_then(|&h| (h as char).to_digit(16));
+        if let (Some(high), Some(low)) = (hex(at + 1), hex(at + 2)) {
+            // `%` and two ASCII hex digits: every boundary here is a character boundary.
+            out.push_str(text.get(copied..at).unwrap_or_default());
+            let value = (high * 16 + low) as u8;
+            if value.is_ascii_alphanumeric() || matches!(value, b'-' | b'.' | b'_' | b'~') {
+                out.push(value as char);
+            } else {
+                let digit = |n: u8| {
+                    char::from_digit(u32::from(n), 16).map_or('0', |c| c.to_ascii_uppercase())
+                };
+                out.push('%');
+                out.push(digit(value >> 4));
+                out.push(digit(value & 15));
             }
-            _ => {
-                // Copy the whole character starting here (text is UTF-8).
-                let len = text
-                    .get(i..)
-                    .and_then(|rest| rest.chars().next())
-                    .map_or(1, char::len_utf8);
-                if let Some(piece) = text.get(i..i + len) {
-                    out.push_str(piece);
-                }
-                i += len;
-            }
+            copied = at + 3;
+        }
+        let from = at + 1;
+        match bytes
+            .get(from..)
+            .and_then(|rest| memchr::memchr(b'%', rest))
+        {
+            Some(next) => at = from + next,
+            None => break,
         }
     }
+    out.push_str(text.get(copied..).unwrap_or_default());
     out
 }
 
@@ -496,6 +503,12 @@ mod tests {
         assert_eq!(normalize("http://e/a%7eb%2f"), "http://e/a~b%2F");
         assert_eq!(normalize("http://e/a b"), "http://e/a%20b");
         assert_eq!(normalize("thismessage:/x%41"), "thismessage:/xA");
+        // Escapes next to each other, at the ends, broken ones, and text outside ASCII.
+        assert_eq!(normalize("http://e/%41%2f%7E"), "http://e/A%2F~");
+        assert_eq!(normalize("thismessage:/%4"), "thismessage:/%4");
+        assert_eq!(normalize("thismessage:/%%41%zz"), "thismessage:/%A%zz");
+        assert_eq!(normalize("http://e/é%c3%a9"), "http://e/%C3%A9%C3%A9");
+        assert_eq!(normalize("http://e/plain"), "http://e/plain");
     }
 
     #[test]
