@@ -456,3 +456,43 @@ fn sigterm_without_state_ends_with_the_summary_line() {
         "{said}"
     );
 }
+
+#[test]
+fn a_run_stopped_by_sigint_inside_an_mbox_is_resumed_at_the_next_message() {
+    let dir = workdir("sigint-mbox");
+    let mbox: Vec<u8> = (0..5_000)
+        .flat_map(|i| message(&format!("u{i}"), &format!("http://h/{i}")))
+        .collect();
+    write(&dir.join("big.mbox"), &mbox);
+    let (mut child, done) = spawn(&dir, &["--state", STATE, "big.mbox"]);
+    // The signal is sent once the first lines are out (the output is written in blocks of
+    // 256 KiB), long before the 5 000 messages are done.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    command("kill", &["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let _ = done.send(());
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+    let interrupted: Vec<Value> = [first, rest]
+        .concat()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        interrupted.len() < 5_000,
+        "the signal came after the end: {} records",
+        interrupted.len()
+    );
+    let resumed = scan(&dir, &["--state", STATE, "big.mbox"]);
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(!resumed.stderr.contains("changed"), "{}", resumed.stderr);
+    assert_eq!(
+        messages(interrupted.into_iter().chain(resumed.lines)),
+        messages(full(&dir, &["big.mbox"]))
+    );
+}
