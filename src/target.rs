@@ -474,7 +474,10 @@ fn normalize_escapes(text: String) -> String {
             copied = at + 3;
         }
         let from = at + 1;
-        match bytes.get(from..).and_then(|rest| memchr::memchr(b'%', rest)) {
+        match bytes
+            .get(from..)
+            .and_then(|rest| memchr::memchr(b'%', rest))
+        {
             Some(next) => at = from + next,
             None => break,
         }

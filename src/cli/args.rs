@@ -16,7 +16,8 @@ use mimebase::{Options, Profile, Resolver};
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output
 /// could not be written (the file named); 130, 143 or 129 (in the shell) after SIGINT,
-/// SIGTERM or SIGHUP, the files being written removed.
+/// SIGTERM or SIGHUP, the files being written removed (`scan`: after SIGINT or SIGTERM, its
+/// lines written so far, its summary line and its --state saved).
 #[derive(Debug, Parser)]
 #[command(name = "mimebase", version, after_help = TOP_EXAMPLES)]
 pub(crate) struct Args {
@@ -659,6 +660,15 @@ pub(crate) struct ScanArgs {
 
     #[command(flatten)]
     pub globs: GlobArgs,
+
+    /// Emit only what is new since the last run with the same FILE, and record in FILE what
+    /// was read: files whose size, inode or mtime changed, new files, the messages appended
+    /// to an mbox, new Maildir messages (a flag rename is the same message). An mbox rewritten
+    /// or truncated before its old length is said on stderr and read whole. FILE (JSON) is
+    /// replaced atomically after the output is flushed: at the end, every few seconds, and on
+    /// SIGINT or SIGTERM, for exactly the records written. Not with `-` (standard input).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, help_heading = "Input")]
+    pub state: Option<PathBuf>,
 
     /// No progress bar and no summary line on stderr; failures are still reported there.
     #[arg(short, long)]

@@ -11,6 +11,7 @@ mod html;
 mod output;
 mod rewrite;
 mod scan;
+mod state;
 mod write;
 
 use std::io::{self, BufRead, IsTerminal, Write};

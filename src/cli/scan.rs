@@ -2,18 +2,26 @@
 //! each record made into its NDJSON line ([`mimebase::scan`]) on the thread that analyzed the
 //! message, and the lines written to stdout in input order, with the totals, the progress bar
 //! and the exit code. The engine documents the threads, the order and the memory in flight.
+//!
+//! With `--state`, [`State`](super::state::State) passes over the inputs with nothing new and
+//! opens an mbox file from where the last run stopped, and learns of each record as it is
+//! written. SIGINT and SIGTERM stop the run between two lines ([`stop_on_signal`]): the lines
+//! are written and the output and its state always agree.
 
 use std::io::{self, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mimebase::mailbox::{Found, Roots, Walker};
+use mimebase::mailbox::{self, Found, Roots, Walker};
 use mimebase::scan::{Batch, Records, ScanErrorKind, ScanLine, Scanned, Source};
 
 use super::args::ScanArgs;
+use super::state::State;
 
 /// Runs `mimebase scan`.
 pub(crate) fn run(args: &ScanArgs) -> ExitCode {
@@ -22,6 +30,20 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         eprintln!("mimebase: scan: `-` and `--paths-from -` cannot both read standard input");
         return ExitCode::from(super::EXIT_USAGE);
     }
+    if reads_stdin && args.state.is_some() {
+        eprintln!(
+            "mimebase: scan: --state cannot record standard input (`-`): it has no identity \
+             to find again; give the path of a file, or leave out --state"
+        );
+        return ExitCode::from(super::EXIT_USAGE);
+    }
+    let state = match args.state.as_deref().map(State::load).transpose() {
+        Ok(state) => state.map(|state| Arc::new(Mutex::new(state))),
+        Err(error) => {
+            eprintln!("mimebase: scan: {error}");
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+    };
     if reads_stdin || args.paths_from.as_deref() == Some(Path::new("-")) {
         super::hint_when_stdin_is_a_terminal();
     }
@@ -51,34 +73,64 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
                 .with_globs(globs),
         );
     }
-    let mut sink = Sink {
+    let sink = Arc::new(Mutex::new(Sink {
         out: Output::new(),
         out_shares_terminal: io::stdout().is_terminal(),
         held: Vec::new(),
         shown: Instant::now(),
         totals: Totals::default(),
         progress,
+        state: state.clone(),
+        started: Instant::now(),
+        quiet: args.quiet,
+        finished: false,
+    }));
+    let stopping = Arc::new(AtomicBool::new(false));
+    if let Err(error) = stop_on_signal(&sink, &stopping) {
+        eprintln!("mimebase: scan: cannot handle SIGINT and SIGTERM: {error}");
+        return ExitCode::from(super::EXIT_USAGE);
+    }
+    let mut batch = match &state {
+        None => Batch::new(walker, args.resolution.options()),
+        Some(state) => incremental(walker, state, args),
     };
-    let started = Instant::now();
-    let mut batch = Batch::new(walker, args.resolution.options())
-        .with_max_message_bytes(args.limits.max_message_bytes);
+    batch = batch.with_max_message_bytes(args.limits.max_message_bytes);
     if let Some(jobs) = args.jobs {
         batch = batch.with_jobs(usize::from(jobs));
     }
-    let mut records = batch.records(Done::of);
-    let written = write_all(&mut records, &mut sink).and_then(|()| sink.flush());
+    let keep_sources = state.is_some();
+    let mut records = batch.records(move |record, spare| Done::of(record, spare, keep_sources));
+    let written = write_all(&mut records, &sink, &stopping);
+    let mut sink = lock(&sink);
+    let written = written.and_then(|()| sink.flush().map_err(Stop::Output));
     // Stops the workers, if the output failed.
     drop(records);
     sink.progress.finish();
-    if let Err(error) = written {
-        if error.kind() == io::ErrorKind::BrokenPipe {
+    sink.finished = true;
+    let saved = match (&written, &sink.state) {
+        (Ok(()), Some(state)) => lock(state).save(true).map_err(Stop::State),
+        _ => Ok(()),
+    };
+    match written.and(saved) {
+        Err(Stop::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             return ExitCode::SUCCESS;
         }
-        eprintln!("mimebase: writing output: {error}");
-        return ExitCode::from(super::EXIT_USAGE);
+        Err(Stop::Output(error)) => {
+            eprintln!("mimebase: writing output: {error}");
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+        Err(Stop::State(error)) => {
+            eprintln!("mimebase: scan: {error}");
+            return ExitCode::from(super::EXIT_USAGE);
+        }
+        Ok(()) => {}
     }
+    sink.say_notices();
     if !args.quiet {
-        eprintln!("mimebase: scan: {}", sink.totals.summary(started.elapsed()));
+        eprintln!(
+            "mimebase: scan: {}",
+            sink.totals.summary(sink.started.elapsed())
+        );
     }
     if sink.totals.errors > 0 {
         ExitCode::from(super::EXIT_INPUT_FAILED)
@@ -87,20 +139,146 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     }
 }
 
+/// The batch of `scan --state`: the walk's files passed over when the state says they hold
+/// nothing new, and an mbox file read on from where an earlier run stopped.
+fn incremental(walker: Walker, state: &Arc<Mutex<State>>, args: &ScanArgs) -> Batch {
+    let planning = Arc::clone(state);
+    let inputs = walker.filter(move |found| match found {
+        Found::File { path, in_maildir } => lock(&planning).plan(path, *in_maildir).is_some(),
+        Found::Stdin | Found::DanglingLink { .. } | Found::Error { .. } => true,
+    });
+    let opening = Arc::clone(state);
+    Batch::new(inputs, args.resolution.options()).with_opener(move |found, limit| {
+        if let Found::File {
+            path,
+            in_maildir: false,
+        } = &found
+            && let Some(from) = lock(&opening).read_from(path)
+        {
+            return mailbox::open_at(path, from, limit);
+        }
+        mailbox::open(found, limit)
+    })
+}
+
+/// Why the run stopped before its end.
+enum Stop {
+    /// The output could not be written.
+    Output(io::Error),
+    /// The state could not be saved.
+    State(String),
+}
+
+/// How long a signal waits for the line being written: more than writing any line takes,
+/// unless the output blocks.
+const SIGNAL_WAIT: Duration = Duration::from_secs(2);
+
+/// `mutex` locked, if it can be within `wait`.
+fn lock_within<T>(mutex: &Mutex<T>, wait: Duration) -> Option<MutexGuard<'_, T>> {
+    let deadline = Instant::now() + wait;
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => return Some(poisoned.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        }
+    }
+}
+
+/// A lock whose holder never panics while holding it, taken even if poisoned.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Writes every line in order, and gives each line's buffer back to the engine: reusing it
 /// spares an allocation per message, and the page faults of fresh memory for large ones.
-fn write_all(records: &mut Records<Done>, sink: &mut Sink) -> io::Result<()> {
+/// With a state, saves it now and then, after flushing the output ([`State::checkpoint_due`]).
+/// Once a signal is being handled (`stopping`), writes nothing more and waits for the
+/// process to end (see [`stop_on_signal`]).
+fn write_all(
+    records: &mut Records<Done>,
+    sink: &Mutex<Sink>,
+    stopping: &AtomicBool,
+) -> Result<(), Stop> {
     while let Some(scanned) = records.next() {
         let done = match scanned {
             Scanned::Record(done) => done,
             Scanned::DanglingLink(path) => Done::dangling(&path),
             _ => continue,
         };
-        let line = sink.write(done)?;
+        let mut sink = lock(sink);
+        if stopping.load(Ordering::SeqCst) {
+            drop(sink);
+            loop {
+                std::thread::park();
+            }
+        }
+        let line = sink.write(done).map_err(Stop::Output)?;
+        if let Some(state) = sink.state.clone()
+            && lock(&state).checkpoint_due()
+        {
+            sink.flush().map_err(Stop::Output)?;
+            lock(&state).save(false).map_err(Stop::State)?;
+        }
+        drop(sink);
         if line.capacity() > 0 {
             records.recycle(Done::reusing(line));
         }
     }
+    Ok(())
+}
+
+/// Starts the thread that ends the run on SIGINT or SIGTERM: it waits for the line being
+/// written, writes no other, flushes the output, says the summary line (that the run was
+/// interrupted), saves the state (for exactly the records written), and ends the process as
+/// the signal would have (status 130 or 143 in the shell). A line that cannot be written
+/// within [`SIGNAL_WAIT`] (the output blocks) ends it without these; so does a second signal
+/// while they are done.
+fn stop_on_signal(sink: &Arc<Mutex<Sink>>, stopping: &Arc<AtomicBool>) -> io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    let (sink, stopping) = (Arc::clone(sink), Arc::clone(stopping));
+    std::thread::Builder::new()
+        .name("mimebase-scan-signals".to_owned())
+        .spawn(move || {
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            stopping.store(true, Ordering::SeqCst);
+            // A second signal ends the process at once, should the output block the flush.
+            let _ = std::thread::Builder::new()
+                .name("mimebase-scan-signals-2".to_owned())
+                .spawn(move || {
+                    if let Some(again) = signals.forever().next() {
+                        let _ = signal_hook::low_level::emulate_default_handler(again);
+                        std::process::exit(128 + again);
+                    }
+                });
+            let name = if signal == SIGINT {
+                "SIGINT"
+            } else {
+                "SIGTERM"
+            };
+            match lock_within(&sink, SIGNAL_WAIT) {
+                Some(sink) if sink.finished => {
+                    // The run has ended: it says its own summary.
+                    return;
+                }
+                Some(mut sink) => sink.interrupted(name),
+                // A line being written to an output that does not take it (a pager that no
+                // one reads): the state cannot be saved for a line written in part, and is
+                // left as the last checkpoint saved it.
+                None => eprintln!(
+                    "mimebase: scan: interrupted by {name} while the output was blocked; no \
+                     summary, and the state is that of the last checkpoint"
+                ),
+            }
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        })?;
     Ok(())
 }
 
@@ -116,6 +294,8 @@ struct Done {
     failure: Option<String>,
     /// For a path passed over (a dangling symbolic link): the line for stderr.
     notice: Option<String>,
+    /// Where the record was read from, kept for `--state` alone.
+    source: Option<Source>,
 }
 
 impl Done {
@@ -128,6 +308,7 @@ impl Done {
             urls: 0,
             failure: None,
             notice: None,
+            source: None,
         }
     }
 
@@ -153,8 +334,8 @@ impl Done {
     /// The line of `record`, written into the buffer of `spare` (an earlier line's, its
     /// contents dropped and its allocation kept). Runs on the engine's threads. A panic while
     /// writing the line becomes an `internal` error line, as one while analyzing does, so that
-    /// one message cannot end a batch.
-    fn of(record: ScanLine<'static>, spare: Option<Done>) -> Done {
+    /// one message cannot end a batch. With `keep_source`, the record's [`Source`] is kept.
+    fn of(record: ScanLine<'static>, spare: Option<Done>, keep_source: bool) -> Done {
         let mut line = spare.map(|done| done.line).unwrap_or_default();
         line.clear();
         match &record {
@@ -175,12 +356,14 @@ impl Done {
                             urls: report.urls.len(),
                             failure: None,
                             notice: None,
+                            source: keep_source.then(|| source.as_ref().clone()),
                         }
                     }
                     Err(_) => failure(
                         source,
                         ScanErrorKind::Internal,
                         "mimebase panicked while analyzing this message (a bug: please report it)",
+                        keep_source,
                     ),
                 }
             }
@@ -192,6 +375,7 @@ impl Done {
                 source,
                 *kind,
                 &super::output::failure_message(*kind, message),
+                keep_source,
             ),
             // A kind of record this command does not know: its line as the library writes it.
             _ => {
@@ -206,8 +390,8 @@ impl Done {
     }
 }
 
-/// The error line for `source`, and its line on stderr.
-fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
+/// The error line for `source`, and its line on stderr; with `keep_source`, `source` kept.
+fn failure(source: &Source, kind: ScanErrorKind, message: &str, keep_source: bool) -> Done {
     let mut line = serde_json::to_vec(&ScanLine::error(source, kind, message)).unwrap_or_default();
     line.push(b'\n');
     // Escaped as `inspect` and `urls` name an input: a name that is not UTF-8 keeps its bytes.
@@ -222,6 +406,7 @@ fn failure(source: &Source, kind: ScanErrorKind, message: &str) -> Done {
             super::output::escape(message)
         )),
         notice: None,
+        source: keep_source.then(|| source.clone()),
     }
 }
 
@@ -237,6 +422,14 @@ struct Sink {
     shown: Instant,
     totals: Totals,
     progress: Progress,
+    /// With `--state`: updated as each record is written.
+    state: Option<Arc<Mutex<State>>>,
+    /// When the run began.
+    started: Instant,
+    /// `--quiet`: no summary line.
+    quiet: bool,
+    /// The run has ended: a signal now changes nothing.
+    finished: bool,
 }
 
 impl Sink {
@@ -263,6 +456,10 @@ impl Sink {
         }
         if let Some(notice) = &done.notice {
             self.progress.eprintln(notice);
+        }
+        if let (Some(state), Some(source)) = (&self.state, &done.source) {
+            lock(state).written(source, done.failure.is_some());
+            self.say_notices();
         }
         self.progress.advance(done.progress_bytes, &self.totals);
         let mut line = done.line;
@@ -315,6 +512,43 @@ impl Output {
         stdout.write_all(&self.buffer)?;
         self.buffer.clear();
         stdout.flush()
+    }
+}
+
+impl Sink {
+    /// Says on stderr what the state has to say (an mbox file read whole again).
+    fn say_notices(&self) {
+        if let Some(state) = &self.state {
+            let notices = std::mem::take(&mut lock(state).notices);
+            for notice in notices {
+                self.progress.eprintln(&notice);
+            }
+        }
+    }
+
+    /// Ends the run after `signal` (its name): flushes the output, says the summary line and
+    /// saves the state, when the output was flushed, for the records written.
+    fn interrupted(&mut self, signal: &str) {
+        let flushed = self.flush();
+        self.progress.finish();
+        self.say_notices();
+        if !self.quiet {
+            eprintln!(
+                "mimebase: scan: interrupted by {signal}: {}",
+                self.totals.summary(self.started.elapsed())
+            );
+        }
+        match (flushed, &self.state) {
+            (Ok(()), Some(state)) => {
+                if let Err(error) = lock(state).save(false) {
+                    eprintln!("mimebase: scan: {error}");
+                }
+            }
+            (Err(error), _) if error.kind() != io::ErrorKind::BrokenPipe => {
+                eprintln!("mimebase: writing output: {error}");
+            }
+            _ => {}
+        }
     }
 }
 

@@ -49,6 +49,8 @@ use super::{Input, Message, unquote};
 pub(super) struct MboxInMemory {
     name: String,
     bytes: Vec<u8>,
+    /// The file offset of `bytes[0]`: 0, or where [`open_at`](super::open_at) began.
+    base: u64,
     /// The messages not yet yielded, last first, each with whether `>From ` occurs in it
     /// (then it may have lines to [`unquote`]).
     ranges: Vec<(Range<usize>, bool)>,
@@ -56,11 +58,18 @@ pub(super) struct MboxInMemory {
 
 impl MboxInMemory {
     pub(super) fn new(name: String, bytes: Vec<u8>) -> Self {
+        Self::at(name, bytes, 0)
+    }
+
+    /// The messages of `bytes`, the part of a file from byte `base` on (a message's `From `
+    /// line), each offset counted from the start of the file.
+    pub(super) fn at(name: String, bytes: Vec<u8>, base: u64) -> Self {
         let mut ranges = split_mbox(&bytes);
         ranges.reverse();
         MboxInMemory {
             name,
             bytes,
+            base,
             ranges,
         }
     }
@@ -71,7 +80,8 @@ impl Iterator for MboxInMemory {
 
     fn next(&mut self) -> Option<Message> {
         let (range, quoted) = self.ranges.pop()?;
-        let source = Source::mbox(self.name.clone(), range.start as u64, range.len() as u64);
+        let offset = self.base.saturating_add(range.start as u64);
+        let source = Source::mbox(self.name.clone(), offset, range.len() as u64);
         let mut message = if self.ranges.is_empty() && range.start == 0 {
             // The only message: the file's own buffer, no copy.
             let mut bytes = std::mem::take(&mut self.bytes);
@@ -214,6 +224,18 @@ impl<R: Read> Mbox<R> {
     /// message is ready for [`analyze`](crate::analyze).
     pub fn with_unquoting(mut self, unquoting: bool) -> Self {
         self.unquoting = unquoting;
+        self
+    }
+
+    /// Counts the stream's bytes from `offset` on: `reader` starts at byte `offset` of its
+    /// file, on a message's `From ` line (where an earlier reading stopped), so that each
+    /// message's offset is that in the file, and no byte order mark is looked for.
+    ///
+    /// ### Default
+    ///
+    /// 0: the stream is the whole file.
+    pub fn with_offset(mut self, offset: u64) -> Self {
+        self.position = offset;
         self
     }
 

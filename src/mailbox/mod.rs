@@ -28,6 +28,8 @@
 //! - [`open`]: a found path becomes one [`Message`], or, for an mbox file, an iterator of them.
 //! - [`Messages`]: the two above chained, every message of every file in order.
 //! - [`Mbox`]: the messages of an mbox stream, read one line at a time from any [`Read`].
+//! - [`open_at`]: the messages of an mbox file from a byte offset on (where an earlier
+//!   reading stopped), as `mimebase scan --state` reads what was appended since.
 //! - [`open_stream`]: any reader (standard input, a pipe) told apart as [`open`] does: one
 //!   message read up to the limit, or an [`Mbox`]; [`is_mbox`] is the rule.
 //! - [`unquote`] and [`quote`]: the mboxrd quoting undone, and redone (to write an mbox
@@ -60,11 +62,13 @@ pub mod lock;
 mod mbox;
 mod mboxrd;
 mod read;
+mod tail;
 mod walk;
 
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};
+pub use tail::open_at;
 pub use walk::{Found, GlobError, Globs, Roots, Walker};
 
 use crate::report::{ScanErrorKind, Source};

@@ -14,7 +14,7 @@ use super::mbox::MboxInMemory;
 use super::{Found, Input, Mbox, Message, Walker};
 
 /// The path as written in records and on stderr.
-fn display(path: &Path) -> String {
+pub(super) fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
@@ -107,7 +107,7 @@ pub fn open(found: Found, limit: u64) -> Opened {
 
 /// `opened` with `bytes` as the [`Source::path_bytes`] of each of its messages: those of a
 /// path that is not UTF-8, which `path` alone does not name.
-fn with_path_bytes(opened: Opened, bytes: Vec<u8>) -> Opened {
+pub(super) fn with_path_bytes(opened: Opened, bytes: Vec<u8>) -> Opened {
     match opened {
         Opened::One(mut message) => {
             message.source.path_bytes = Some(bytes);
@@ -289,7 +289,7 @@ pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R
     Stream::One(read_one(name, head, &mut reader, limit))
 }
 
-fn read_error(name: String, error: &io::Error) -> Message {
+pub(super) fn read_error(name: String, error: &io::Error) -> Message {
     Message::error(
         Source::unknown(name),
         ScanErrorKind::Read,

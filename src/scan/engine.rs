@@ -161,6 +161,7 @@ pub struct Batch {
     /// The bound of `jobs`: the cores available.
     cores: usize,
     analyzer: Analyzer,
+    open: opener::Open,
 }
 
 impl Batch {
@@ -179,6 +180,7 @@ impl Batch {
             jobs: cores,
             cores,
             analyzer: crate::analyze,
+            open: Box::new(mailbox::open),
         }
     }
 
@@ -214,20 +216,6 @@ impl Batch {
         self.jobs.clamp(1, self.cores.max(1))
     }
 
-    /// Replaces the bound of the jobs, so that tests run several workers on any machine.
-    #[cfg(test)]
-    fn with_cores(mut self, cores: usize) -> Self {
-        self.cores = cores;
-        self
-    }
-
-    /// Replaces [`analyze`](crate::analyze), so that tests can make it panic.
-    #[cfg(test)]
-    fn with_analyzer(mut self, analyzer: Analyzer) -> Self {
-        self.analyzer = analyzer;
-        self
-    }
-
     /// Runs the batch: an iterator of the records in input order, each turned into an item
     /// by `make` on the thread that analyzed its message. `make` gets the record and, when
     /// there is one, an item given back by [`Records::recycle`] to reuse (its buffers).
@@ -241,6 +229,7 @@ impl Batch {
         let work = Work {
             options: self.options,
             limit: self.max_message_bytes,
+            open: self.open,
             make: Box::new(make),
             analyzer: self.analyzer,
         };
@@ -320,6 +309,7 @@ struct Work<T> {
     options: Options,
     /// The size limit of [`mailbox::open`].
     limit: u64,
+    open: opener::Open,
     make: Make<T>,
     analyzer: Analyzer,
 }
@@ -380,7 +370,7 @@ impl<T> Sequential<T> {
                     Some(Found::DanglingLink { path }) => {
                         return Some(Scanned::DanglingLink(path));
                     }
-                    Some(found) => match mailbox::open(found, self.work.limit) {
+                    Some(found) => match (self.work.open)(found, self.work.limit) {
                         Opened::One(message) => message,
                         Opened::Many(messages) => {
                             self.mbox = Some(messages);
@@ -655,7 +645,7 @@ impl<T: Send + 'static> Shared<T> {
                 let slot = Slot::Item(Scanned::DanglingLink(path));
                 self.file((number, 0), slot, true, spare);
             }
-            Task::Open(number, found) => match mailbox::open(found, self.work.limit) {
+            Task::Open(number, found) => match (self.work.open)(found, self.work.limit) {
                 Opened::One(message) => {
                     self.opened(None);
                     let slot = self.make(message, spare.take());
@@ -887,6 +877,7 @@ impl<T> Shared<T> {
     }
 }
 
+mod opener;
 #[cfg(test)]
 mod tests;
 

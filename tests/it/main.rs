@@ -65,6 +65,8 @@ mod rewrite;
 mod safe_writes;
 #[cfg(feature = "cli")]
 mod scan;
+#[cfg(all(feature = "cli", unix))]
+mod scan_state;
 mod structures;
 #[cfg(feature = "cli")]
 mod targets;
