@@ -142,7 +142,8 @@ fn analyze(
 ) -> PyResult<Report> {
     let options = options(retrieval_url, resolver, profile)
         .with_max_urls(max_urls)
-        .with_text_links(text_links);
+        .with_text_links(text_links)
+        .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "analyze")?;
@@ -183,7 +184,8 @@ fn rewrite<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = options(retrieval_url, resolver, profile)
         .with_max_urls(max_urls)
-        .with_text_links(text_links);
+        .with_text_links(text_links)
+        .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "rewrite")?;

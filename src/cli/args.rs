@@ -539,10 +539,22 @@ pub(crate) struct LimitArgs {
     /// A message larger than this is reported as a `too_large` error and not read into
     /// memory, whatever the input is (a file, standard input, a FIFO, a device such as
     /// /dev/zero: none is read past the limit); the next message of an mbox file, and the
-    /// next input, are still read. In bytes, or with a suffix as GNU coreutils reads them:
+    /// next input, are still read. The limits of the analysis that follow a message's size
+    /// are this size too: a header block, and the bytes decoding may produce (a body decodes
+    /// to no more than its own size, so only a message that decodes what it decoded, an
+    /// encoded message inside an encoded one, can pass it); a diagnostic for either says
+    /// this option raises it. In bytes, or with a suffix as GNU coreutils reads them:
     /// K, M, G (or KiB, MiB, GiB) for 1024, 1024², 1024³; KB, MB, GB for 1000, 1000², 1000³.
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_bytes, help_heading = "Input")]
     pub max_message_bytes: u64,
+}
+
+impl LimitArgs {
+    /// `--max-message-bytes` as the library's options take it (the analysis limits derived
+    /// from it follow it: `Options::with_max_message_bytes`).
+    pub fn bytes(&self) -> usize {
+        usize::try_from(self.max_message_bytes).unwrap_or(usize::MAX)
+    }
 }
 
 /// `--retrieval-url`, `--resolver`, `--profile`: how every command that reads messages finds

@@ -75,7 +75,10 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, messages, write_failed};
 
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
-    let options = args.resolution.options();
+    let options = args
+        .resolution
+        .options()
+        .with_max_message_bytes(args.limits.bytes());
     let network = if args.online {
         Network::Online
     } else {

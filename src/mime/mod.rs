@@ -286,8 +286,9 @@ fn decode_encapsulated(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::DecodedSizeLimit,
             message: format!(
-                "decoding this encapsulated message would pass {} decoded bytes; it is not walked",
-                options.max_decoded_bytes()
+                "decoding this encapsulated message would pass {} decoded bytes; it is not walked ({} raises the limit)",
+                options.max_decoded_bytes(),
+                options.decoded_limit_option()
             ),
         });
         return None;
@@ -351,9 +352,10 @@ fn read_entity(
             diagnostics,
             DiagnosticKind::HeaderTooLarge,
             format!(
-                "header block larger than {} bytes; fields after byte {} are not read",
+                "header block larger than {} bytes; fields after byte {} are not read ({} raises the limit)",
                 options.max_header_bytes(),
-                block.range.end
+                block.range.end,
+                options.header_limit_option()
             ),
         ),
         None => {}
@@ -382,10 +384,11 @@ fn read_entity(
             diagnostics,
             DiagnosticKind::HeaderTooLarge,
             format!(
-                "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are",
+                "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are ({} raises the limit)",
                 field.raw_name.start,
                 field.end - field.raw_name.start,
-                options.max_header_bytes()
+                options.max_header_bytes(),
+                options.header_limit_option()
             ),
         );
     }

@@ -198,6 +198,8 @@ impl Batch {
 
     /// The largest message, in bytes, read into memory ([`mailbox::open`]): a larger one is
     /// a [`ScanErrorKind::TooLarge`] record, and the rest of its mbox file is still read.
+    /// The batch's options get it too ([`Options::with_max_message_bytes`]), so that the
+    /// analysis limits derived from it follow it.
     ///
     /// ### Default
     ///
@@ -205,6 +207,8 @@ impl Batch {
     #[must_use]
     pub fn with_max_message_bytes(mut self, limit: u64) -> Self {
         self.max_message_bytes = limit;
+        self.options = std::mem::take(&mut self.options)
+            .with_max_message_bytes(usize::try_from(limit).unwrap_or(usize::MAX));
         self
     }
 

@@ -43,6 +43,7 @@ mod html_urls;
 mod ignored_bases;
 mod layout;
 mod lenient;
+mod limits;
 mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]
