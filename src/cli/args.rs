@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use super::output::escape;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum, ValueHint};
+use mimebase::scan::RecordField;
 use mimebase::{Options, Profile, Resolver};
 
 /// Effective base URLs of every part of an email message (RFC 1808 §3), every URL resolved.
@@ -676,8 +677,26 @@ pub(crate) struct ScanArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Write only these keys of each `message` line (and `type`), comma-separated, in the
+    /// line's own order whatever the order given: `path` (with `path_bytes`), `format`,
+    /// `offset`, `length`, `message_id`, `complete`, `summary` (decoded Subject, From, Date,
+    /// Message-ID), `entities`, `urls`, `diagnostics`; and `urls.KEY` for only those keys of
+    /// each URL record, KEY one of `part`, `source` (with `field` and `item`, or `range`),
+    /// `reference`, `resolved`, `unresolved`, `error`, `base`, `base_decided`, `resolver`,
+    /// `target`, `ignored`, `text`, `title`, `text_host_differs` (as `urls --fields` names
+    /// them). `error` lines are written whole. For an index: `path,offset,summary,urls.resolved`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = record_field_parser(), help_heading = "Output")]
+    pub fields: Vec<RecordField>,
+
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+/// The names of [`RecordField`], each with its description for completions.
+fn record_field_parser() -> impl TypedValueParser<Value = RecordField> {
+    let values =
+        RecordField::ALL.map(|field| PossibleValue::new(field.as_str()).help(field.description()));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<RecordField>())
 }
 
 impl Command {

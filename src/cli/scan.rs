@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mimebase::mailbox::{Found, Roots, Walker};
-use mimebase::scan::{Batch, Records, ScanErrorKind, ScanLine, Scanned, Source};
+use mimebase::scan::{Batch, Fields, Records, ScanErrorKind, ScanLine, Scanned, Source};
 
 use super::args::ScanArgs;
 
@@ -65,7 +65,9 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     if let Some(jobs) = args.jobs {
         batch = batch.with_jobs(usize::from(jobs));
     }
-    let mut records = batch.records(Done::of);
+    // Decided once for the run: the default lines keep their writer untouched.
+    let fields = (!args.fields.is_empty()).then(|| args.fields.iter().copied().collect::<Fields>());
+    let mut records = batch.records(move |record, spare| Done::of(record, spare, fields));
     let written = write_all(&mut records, &mut sink).and_then(|()| sink.flush());
     // Stops the workers, if the output failed.
     drop(records);
@@ -153,8 +155,9 @@ impl Done {
     /// The line of `record`, written into the buffer of `spare` (an earlier line's, its
     /// contents dropped and its allocation kept). Runs on the engine's threads. A panic while
     /// writing the line becomes an `internal` error line, as one while analyzing does, so that
-    /// one message cannot end a batch.
-    fn of(record: ScanLine<'static>, spare: Option<Done>) -> Done {
+    /// one message cannot end a batch. With `fields`, a `message` line has only those keys
+    /// (`--fields`).
+    fn of(record: ScanLine<'static>, spare: Option<Done>, fields: Option<Fields>) -> Done {
         let mut line = spare.map(|done| done.line).unwrap_or_default();
         line.clear();
         match &record {
@@ -162,7 +165,10 @@ impl Done {
                 let written = catch_unwind(AssertUnwindSafe(|| {
                     let length = source.length.unwrap_or_default() / 2;
                     line.reserve(usize::try_from(length).unwrap_or_default() + 256);
-                    record.write_json(&mut line);
+                    match fields {
+                        None => record.write_json(&mut line),
+                        Some(fields) => record.write_json_fields(fields, &mut line),
+                    }
                     line
                 }));
                 match written {

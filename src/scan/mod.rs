@@ -102,7 +102,9 @@
 //! the lengths of the messages and separators add up to the file's size less those 3 bytes.
 
 pub mod engine;
+mod fields;
 mod json;
 
 pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};
 pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
+pub use fields::{Fields, RecordField};

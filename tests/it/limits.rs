@@ -61,11 +61,17 @@ fn decoded_size_limit_follows_max_message_bytes() {
         .unwrap_or_else(|| panic!("no decoded_size_limit diagnostic: {record}"));
     let text = limit["message"].as_str().unwrap();
     assert!(text.contains("1048576 bytes"), "{text}");
-    assert!(text.contains("--max-message-bytes raises the limit"), "{text}");
+    assert!(
+        text.contains("--max-message-bytes raises the limit"),
+        "{text}"
+    );
     // The text output names it too.
     let output = mimebase_in(&dir, &["inspect", "--max-message-bytes", "1M", path], b"");
     let shown = String::from_utf8_lossy(&output.stdout);
-    assert!(shown.contains("--max-message-bytes raises the limit"), "{shown}");
+    assert!(
+        shown.contains("--max-message-bytes raises the limit"),
+        "{shown}"
+    );
 
     // Raised, the same message's HTML is read and its link found.
     let output = mimebase_in(
@@ -93,7 +99,10 @@ fn header_limit_follows_max_message_bytes() {
         "X-Long: {}\r\nContent-Type: text/html\r\n\r\n<a href=\"http://h.example/\">x</a>",
         "x".repeat(300)
     );
-    let derived = analyze(message.as_bytes(), &Options::new().with_max_message_bytes(200));
+    let derived = analyze(
+        message.as_bytes(),
+        &Options::new().with_max_message_bytes(200),
+    );
     let texts = |report: &mimebase::Report| -> Vec<String> {
         report
             .diagnostics
@@ -105,7 +114,10 @@ fn header_limit_follows_max_message_bytes() {
     let said = texts(&derived);
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("more than the limit of 200"), "{said:?}");
-    assert!(said[0].contains("(--max-message-bytes raises the limit)"), "{said:?}");
+    assert!(
+        said[0].contains("(--max-message-bytes raises the limit)"),
+        "{said:?}"
+    );
     // The field after it is still read.
     assert_eq!(derived.urls.len(), 1);
 
@@ -113,10 +125,16 @@ fn header_limit_follows_max_message_bytes() {
         .with_max_message_bytes(200)
         .with_max_header_bytes(100);
     let said = texts(&analyze(message.as_bytes(), &own));
-    assert!(said[0].contains("(max_header_bytes raises the limit)"), "{said:?}");
+    assert!(
+        said[0].contains("(max_header_bytes raises the limit)"),
+        "{said:?}"
+    );
 
     // The default follows the message size: raised, nothing is cut.
-    let raised = analyze(message.as_bytes(), &Options::new().with_max_message_bytes(1000));
+    let raised = analyze(
+        message.as_bytes(),
+        &Options::new().with_max_message_bytes(1000),
+    );
     assert!(texts(&raised).is_empty());
     assert!(raised.complete);
 }

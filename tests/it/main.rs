@@ -66,6 +66,7 @@ mod rewrite;
 mod safe_writes;
 #[cfg(feature = "cli")]
 mod scan;
+mod scan_fields;
 mod structures;
 #[cfg(feature = "cli")]
 mod targets;
