@@ -82,6 +82,11 @@ pub struct Options {
     max_encoded_levels: usize,
     max_urls: usize,
     text_links: bool,
+    /// The root's base is `thismessage:/` when nothing else gives one, under the `default`
+    /// profile too: what [`extract`](crate::extract()) asks for (see there). Not an option of
+    /// its own: `analyze` reports what the message says, `extract` renders it.
+    #[serde(skip)]
+    thismessage_root: bool,
 }
 
 /// The memory one entity may take while a message is analyzed, in bytes: its record, its
@@ -103,6 +108,7 @@ impl Default for Options {
             max_encoded_levels: 4,
             max_urls: 100_000,
             text_links: true,
+            thismessage_root: false,
         }
     }
 }
@@ -295,6 +301,23 @@ impl Options {
     pub fn with_text_links(mut self, report: bool) -> Self {
         self.text_links = report;
         self
+    }
+
+    /// These options with the root's base `thismessage:/` when nothing else gives one under
+    /// the `default` profile as under `mhtml` (RFC 2557 §5 (e)); `rfc1808` keeps none.
+    pub(crate) fn with_thismessage_root(mut self) -> Self {
+        self.thismessage_root = true;
+        self
+    }
+
+    /// True when the root's base falls back to `thismessage:/` (RFC 2557 §5 (e)): with the
+    /// `mhtml` profile, and with the `default` one for [`extract`](crate::extract()).
+    pub(crate) fn has_thismessage_root(&self) -> bool {
+        match self.profile {
+            Profile::Mhtml => true,
+            Profile::Default => self.thismessage_root,
+            Profile::Rfc1808 => false,
+        }
     }
 
     /// See [`Options::with_text_links`].

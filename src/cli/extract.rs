@@ -62,7 +62,7 @@ use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use mimebase::extract::Network;
+use mimebase::extract::{InertUrls, Network};
 use mimebase::scan::Source;
 use mimebase::{DiagnosticKind, Extracted, Options};
 
@@ -231,6 +231,9 @@ impl Run<'_> {
                     );
                 }
             }
+            if let Some(note) = inert_note(&extracted) {
+                eprintln!("mimebase: {label}: {note}");
+            }
             match write(&dir, &extracted, self.args.force) {
                 Ok(()) => {}
                 Err(Failure::Refused(error)) => {
@@ -318,6 +321,35 @@ fn folder(out: &Path, top: &OsStr, root: &Path, path: &Path) -> PathBuf {
         }
     }
     folder
+}
+
+/// How many URLs the files of `extracted` have inert, by why, when any: a page that shows
+/// less than the message is never silent about it.
+fn inert_note(extracted: &Extracted) -> Option<String> {
+    let mut inert = InertUrls::default();
+    for file in &extracted.files {
+        inert.unresolved += file.inert_urls.unresolved;
+        inert.file += file.inert_urls.file;
+        inert.offline += file.inert_urls.offline;
+    }
+    let total = inert.total();
+    if total == 0 {
+        return None;
+    }
+    let kinds: Vec<String> = [
+        (
+            inert.unresolved,
+            "relative, naming no part, with no base to resolve against",
+        ),
+        (inert.file, "file: URLs"),
+        (inert.offline, "kept from the network (--online keeps them)"),
+    ]
+    .into_iter()
+    .filter(|(count, _)| *count > 0)
+    .map(|(count, why)| format!("{count} {why}"))
+    .collect();
+    let urls = if total == 1 { "URL" } else { "URLs" };
+    Some(format!("{total} {urls} made inert: {}", kinds.join("; ")))
 }
 
 /// A file name that is one plain path segment (no root, no `..`, no separator).

@@ -33,6 +33,8 @@ mod differential;
 #[cfg(feature = "cli")]
 mod extract;
 #[cfg(feature = "cli")]
+mod extract_thismessage;
+#[cfg(feature = "cli")]
 mod golden;
 #[cfg(feature = "cli")]
 mod help;
