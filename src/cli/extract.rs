@@ -54,6 +54,8 @@
 //! Offline (the default, `--offline`), every URL that names no part and is not a `data:`,
 //! `about:` or `blob:` URL is written inert, and every page carries a policy that forbids
 //! network loads ([`mimebase::extract::Network::Offline`]); `--online` keeps URLs on the web.
+//! Whatever is written inert is counted on stderr, by why ([`mimebase::extract::InertUrls`]),
+//! one line per message that has any.
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};

@@ -248,8 +248,9 @@ enum Inert {
 }
 
 /// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
-/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), written
-/// [`Network::Offline`]: [`extract_with`] with that.
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze) (but for
+/// `thismessage:/`, see the module docs), written [`Network::Offline`]: [`extract_with`] with
+/// that.
 ///
 /// # Errors
 ///
@@ -274,8 +275,9 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
 }
 
 /// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
-/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), and URLs on
-/// the web made inert or kept as `network` says.
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze) (but for
+/// `thismessage:/`, see the module docs), and URLs on the web made inert or kept as `network`
+/// says.
 ///
 /// # Errors
 ///
