@@ -584,6 +584,22 @@ pub(crate) struct ResolutionArgs {
     #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_urls(), help_heading = "Input")]
     pub max_urls: usize,
 
+    /// How deep entities may nest (the message at 0, each body part and encapsulated message
+    /// one deeper); the content of a deeper one is not walked, with a `depth_limit` diagnostic.
+    #[arg(long, value_name = "LEVELS", default_value_t = Options::new().max_depth(), help_heading = "Input")]
+    pub max_depth: usize,
+
+    /// How many entities of one message are walked; the rest are skipped with an
+    /// `entity_limit` diagnostic [default: (64 MiB + 4 × the message's size) / 2 KiB, which
+    /// only a message of parts averaging under 512 bytes reaches].
+    #[arg(long, value_name = "COUNT", help_heading = "Input")]
+    pub max_entities: Option<usize>,
+
+    /// How many base64- or quoted-printable-encoded encapsulated messages may enclose one
+    /// another; a deeper one is not walked, with an `encoded_level_limit` diagnostic.
+    #[arg(long, value_name = "LEVELS", default_value_t = Options::new().max_encoded_levels(), help_heading = "Input")]
+    pub max_encoded_levels: usize,
+
     /// Leave out the links found in plain text (URL records whose source is `text`: URLs,
     /// `www.` hosts and e-mail addresses of text/plain and text/enriched bodies, which mail
     /// clients show as links); only header, HTML and SVG URLs are reported.
@@ -619,11 +635,16 @@ impl ResolutionArgs {
 
     /// The library's options for these arguments.
     pub fn options(&self) -> Options {
-        let options = Options::new()
+        let mut options = Options::new()
             .with_resolver(self.resolver)
             .with_profile(self.profile)
             .with_max_urls(self.max_urls)
+            .with_max_depth(self.max_depth)
+            .with_max_encoded_levels(self.max_encoded_levels)
             .with_text_links(!self.no_text_links);
+        if let Some(count) = self.max_entities {
+            options = options.with_max_entities(count);
+        }
         match &self.retrieval_url {
             Some(url) => options.with_retrieval_url(url.clone()),
             None => options,

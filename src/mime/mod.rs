@@ -220,7 +220,7 @@ pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnos
                 part: Some(pending.part),
                 kind: DiagnosticKind::EntityLimit,
                 message: format!(
-                    "more than {} entities; this one and the {} after it are not read",
+                    "more than {} entities; this one and the {} after it are not read (--max-entities raises the limit)",
                     entity_limit,
                     stack.len() + not_waiting
                 ),
@@ -501,7 +501,7 @@ fn children_of(
             diagnostics,
             DiagnosticKind::DepthLimit,
             format!(
-                "nesting deeper than {} levels; the content of this entity is not walked",
+                "nesting deeper than {} levels; the content of this entity is not walked (--max-depth raises the limit)",
                 options.max_depth()
             ),
         );
@@ -538,7 +538,7 @@ fn children_of(
                     diagnostics,
                     DiagnosticKind::EncodedLevelLimit,
                     format!(
-                        "more than {} levels of encoded encapsulated messages; this one is not walked",
+                        "more than {} levels of encoded encapsulated messages; this one is not walked (--max-encoded-levels raises the limit)",
                         options.max_encoded_levels()
                     ),
                 );

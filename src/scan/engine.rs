@@ -198,8 +198,7 @@ impl Batch {
 
     /// The largest message, in bytes, read into memory ([`mailbox::open`]): a larger one is
     /// a [`ScanErrorKind::TooLarge`] record, and the rest of its mbox file is still read.
-    /// The batch's options get it too ([`Options::with_max_message_bytes`]), so that the
-    /// analysis limits derived from it follow it.
+    /// Also [`Options::with_max_message_bytes`] of the batch's options.
     ///
     /// ### Default
     ///

@@ -138,3 +138,46 @@ fn header_limit_follows_max_message_bytes() {
     assert!(texts(&raised).is_empty());
     assert!(raised.complete);
 }
+
+/// The count limits have options of their own on the command line, which their diagnostics
+/// name: lowered, they cut; the default reads the message whole.
+#[cfg(feature = "cli")]
+#[test]
+fn count_limits_have_options_that_their_diagnostics_name() {
+    use crate::support::cli::{mimebase, stdout};
+
+    // Three levels of multipart, the link in the innermost.
+    let message = b"Content-Type: multipart/mixed; boundary=a\n\n--a\n\
+        Content-Type: multipart/mixed; boundary=b\n\n--b\n\
+        Content-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n--b--\n--a--\n";
+    let whole = mimebase(&["urls"], message);
+    assert_eq!(stdout(&whole), "http://x.example/\thttp://x.example/\n");
+    assert_eq!(stderr(&whole), "");
+    for (option, value, said) in [
+        ("--max-depth", "1", "(--max-depth raises the limit)"),
+        ("--max-entities", "2", "(--max-entities raises the limit)"),
+    ] {
+        let cut = mimebase(&["urls", option, value], message);
+        assert_eq!(cut.status.code(), Some(0), "{option}");
+        assert_eq!(stdout(&cut), "", "{option}");
+        assert!(
+            stderr(&cut).starts_with("mimebase: -: incomplete: ") && stderr(&cut).contains(said),
+            "{option}: {}",
+            stderr(&cut)
+        );
+    }
+    // Encoded encapsulated messages: one level, cut at 0.
+    let encoded = format!(
+        "Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n{}\n",
+        base64(b"Content-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n")
+    );
+    let read = mimebase(&["urls"], encoded.as_bytes());
+    assert_eq!(stdout(&read), "http://x.example/\thttp://x.example/\n");
+    let cut = mimebase(&["urls", "--max-encoded-levels", "0"], encoded.as_bytes());
+    assert_eq!(stdout(&cut), "");
+    assert!(
+        stderr(&cut).contains("(--max-encoded-levels raises the limit)"),
+        "{}",
+        stderr(&cut)
+    );
+}
