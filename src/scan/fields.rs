@@ -1,14 +1,6 @@
-//! `message` lines with only some of their keys ([`Fields`]), for an indexer that wants, say,
+//! `message` lines with only some of their keys ([`Fields`]), for an index that wants, say,
 //! each message's place, [`Summary`](crate::Summary) and resolved URLs, and not the rest
 //! (`mimebase scan --fields`).
-//!
-//! The keys that are written are those of the full line ([`ScanLine::write_json`]), with the
-//! same values, in the same order (the record's, not the order they were asked in); a key not
-//! asked for is left out. `type` is always written. [`ScanLine::Error`] lines are always
-//! written whole: a failure is rare, and an indexer needs to know of it.
-//!
-//! A line with fewer keys is not a [`ScanLine`] any more (`serde` cannot read it back as
-//! one: the keys it requires are missing); read it as plain JSON.
 
 use std::fmt;
 use std::str::FromStr;
@@ -93,6 +85,14 @@ impl FromStr for RecordField {
 /// [`RecordField`]s. Asking for a `urls.KEY` writes `urls` with only those keys in each URL
 /// record.
 ///
+/// The keys written are those of the full line ([`ScanLine::write_json`]), with the same
+/// values, in the same order (the line's, not the order they were asked in); a key not asked
+/// for is left out, and so is one the full line leaves out (`target` of a URL that names no
+/// part). `type` is always written. [`ScanLine::Error`] lines are always written whole: a
+/// failure is rare, and an index needs to know of it. A line with fewer keys is no longer a
+/// [`ScanLine`] that serde reads back (the keys it requires are missing): read it as plain
+/// JSON.
+///
 /// ```
 /// use mimebase::scan::{Fields, RecordField, ScanLine, Source};
 ///
@@ -159,7 +159,7 @@ impl FromStr for Fields {
 impl ScanLine<'_> {
     /// Appends the line's JSON to `out` with only the keys in `fields` (and `type`): for a
     /// `message` line, the bytes [`ScanLine::write_json`] writes, less the keys not asked for
-    /// (see the [module docs](self)); an `error` line whole. Without a line break. This is how
+    /// (see [`Fields`]); an `error` line whole. Without a line break. This is how
     /// `mimebase scan --fields` writes its lines.
     pub fn write_json_fields(&self, fields: Fields, out: &mut Vec<u8>) {
         match self {
