@@ -113,6 +113,9 @@ pub struct Fields {
     bits: u32,
 }
 
+// One bit per field.
+const _: () = assert!(RecordField::ALL.len() <= 32);
+
 /// The bits of the `urls.KEY` fields.
 const URL_KEYS: u32 = !((1 << RecordField::UrlPart as u32) - 1);
 
