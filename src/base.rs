@@ -95,17 +95,21 @@ fn base_fields(profile: Profile) -> &'static [(FieldName, BaseSource)] {
 }
 
 /// The root's base when its header gives none (steps 4–5): the retrieval URL
-/// ([`BaseSource::Retrieval`]); else, with the `mhtml` profile, `thismessage:/`
+/// ([`BaseSource::Retrieval`]); else, with the `mhtml` profile (and the `default` one for
+/// `extract`, [`Options::has_thismessage_root`]), `thismessage:/`
 /// ([`BaseSource::ThisMessage`], RFC 2557 §5 (e)); else none. A retrieval URL without a
 /// scheme is not used, with a diagnostic.
 pub(crate) fn retrieval_base(options: &Options, diagnostics: &mut Vec<Diagnostic>) -> BaseRecord {
-    let fallback = || match options.profile() {
-        Profile::Mhtml => BaseRecord {
-            url: Some("thismessage:/".to_owned()),
-            source: BaseSource::ThisMessage,
-            inherited_from: None,
-        },
-        Profile::Default | Profile::Rfc1808 => BaseRecord::none(),
+    let fallback = || {
+        if options.has_thismessage_root() {
+            BaseRecord {
+                url: Some("thismessage:/".to_owned()),
+                source: BaseSource::ThisMessage,
+                inherited_from: None,
+            }
+        } else {
+            BaseRecord::none()
+        }
     };
     match options.retrieval_url() {
         Some(url) if has_scheme(url) => BaseRecord {

@@ -76,11 +76,17 @@ pub struct Options {
     profile: Profile,
     max_depth: usize,
     max_entities: Option<usize>,
-    max_header_bytes: usize,
-    max_decoded_bytes: usize,
+    max_message_bytes: usize,
+    max_header_bytes: Option<usize>,
+    max_decoded_bytes: Option<usize>,
     max_encoded_levels: usize,
     max_urls: usize,
     text_links: bool,
+    /// The root's base is `thismessage:/` when nothing else gives one, under the `default`
+    /// profile too: what [`extract`](crate::extract()) asks for (see there). Not an option of
+    /// its own: `analyze` reports what the message says, `extract` renders it.
+    #[serde(skip)]
+    thismessage_root: bool,
 }
 
 /// The memory one entity may take while a message is analyzed, in bytes: its record, its
@@ -96,11 +102,13 @@ impl Default for Options {
             profile: Profile::default(),
             max_depth: 100,
             max_entities: None,
-            max_header_bytes: 64 << 20,
-            max_decoded_bytes: 64 << 20,
+            max_message_bytes: 64 << 20,
+            max_header_bytes: None,
+            max_decoded_bytes: None,
             max_encoded_levels: 4,
             max_urls: 100_000,
             text_links: true,
+            thismessage_root: false,
         }
     }
 }
@@ -124,6 +132,12 @@ impl Options {
     /// None (base precedence step 5: no base).
     pub fn with_retrieval_url(mut self, url: impl Into<String>) -> Self {
         self.retrieval_url = Some(url.into());
+        self
+    }
+
+    /// The same options without a retrieval URL ([`Options::with_retrieval_url`] undone).
+    pub fn without_retrieval_url(mut self) -> Self {
+        self.retrieval_url = None;
         self
     }
 
@@ -192,10 +206,11 @@ impl Options {
     ///
     /// ### Default
     ///
-    /// 64 MiB (67 108 864 bytes), the command line's largest message: no header of a message
-    /// it reads reaches it.
+    /// [`Options::with_max_message_bytes`]: no header of a message that size reaches it, and
+    /// a diagnostic for one that does (a header decoded out of an encapsulated message)
+    /// names `max_message_bytes` as what raises it.
     pub fn with_max_header_bytes(mut self, bytes: usize) -> Self {
-        self.max_header_bytes = bytes;
+        self.max_header_bytes = Some(bytes);
         self
     }
 
@@ -206,9 +221,32 @@ impl Options {
     ///
     /// ### Default
     ///
-    /// 64 MiB (67 108 864 bytes).
+    /// [`Options::with_max_message_bytes`]. Decoding a body once never produces more than
+    /// the body (base64 decodes to at most 3/4 of its bytes, quoted-printable and uuencode
+    /// to at most as many), so the bodies of any message no larger than that fit; only a
+    /// message that decodes what it already decoded (an encoded encapsulated message whose
+    /// own bodies are encoded) can pass it, and raising `max_message_bytes` raises it too.
     pub fn with_max_decoded_bytes(mut self, bytes: usize) -> Self {
-        self.max_decoded_bytes = bytes;
+        self.max_decoded_bytes = Some(bytes);
+        self
+    }
+
+    /// The largest message the caller reads, in bytes: the size limits that follow a
+    /// message's size are derived from it, unless set on their own: the header block
+    /// ([`Options::with_max_header_bytes`]) and the bytes decoding may produce
+    /// ([`Options::with_max_decoded_bytes`]). [`analyze`](crate::analyze) does not refuse a
+    /// larger message (reading one is the caller's decision: the command line's
+    /// `--max-message-bytes`, the batch engine's
+    /// [`Batch::with_max_message_bytes`](crate::scan::Batch::with_max_message_bytes), which
+    /// sets this too); it analyzes it within these limits. A diagnostic for a limit derived
+    /// from it says `--max-message-bytes raises it` (the command line's name; the Python
+    /// package's keyword argument is `max_message_bytes`).
+    ///
+    /// ### Default
+    ///
+    /// 64 MiB (67 108 864 bytes), the command line's default.
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
         self
     }
 
@@ -265,6 +303,23 @@ impl Options {
         self
     }
 
+    /// These options with the root's base `thismessage:/` when nothing else gives one under
+    /// the `default` profile as under `mhtml` (RFC 2557 §5 (e)); `rfc1808` keeps none.
+    pub(crate) fn with_thismessage_root(mut self) -> Self {
+        self.thismessage_root = true;
+        self
+    }
+
+    /// True when the root's base falls back to `thismessage:/` (RFC 2557 §5 (e)): with the
+    /// `mhtml` profile, and with the `default` one for [`extract`](crate::extract()).
+    pub(crate) fn has_thismessage_root(&self) -> bool {
+        match self.profile {
+            Profile::Mhtml => true,
+            Profile::Default => self.thismessage_root,
+            Profile::Rfc1808 => false,
+        }
+    }
+
     /// See [`Options::with_text_links`].
     pub fn text_links(&self) -> bool {
         self.text_links
@@ -304,14 +359,41 @@ impl Options {
         })
     }
 
-    /// See [`Options::with_max_header_bytes`].
+    /// See [`Options::with_max_header_bytes`]: the number set, else
+    /// [`Options::max_message_bytes`].
     pub fn max_header_bytes(&self) -> usize {
-        self.max_header_bytes
+        self.max_header_bytes.unwrap_or(self.max_message_bytes)
     }
 
-    /// See [`Options::with_max_decoded_bytes`].
+    /// See [`Options::with_max_decoded_bytes`]: the number set, else
+    /// [`Options::max_message_bytes`].
     pub fn max_decoded_bytes(&self) -> usize {
-        self.max_decoded_bytes
+        self.max_decoded_bytes.unwrap_or(self.max_message_bytes)
+    }
+
+    /// See [`Options::with_max_message_bytes`].
+    pub fn max_message_bytes(&self) -> usize {
+        self.max_message_bytes
+    }
+
+    /// What a diagnostic for the header-size limit names as raising it: the option that set
+    /// it (`max_header_bytes`), else `--max-message-bytes`, from which it is derived.
+    pub(crate) fn header_limit_option(&self) -> &'static str {
+        if self.max_header_bytes.is_some() {
+            "max_header_bytes"
+        } else {
+            "--max-message-bytes"
+        }
+    }
+
+    /// What a diagnostic for the decoded-size limit names as raising it: the option that set
+    /// it (`max_decoded_bytes`), else `--max-message-bytes`, from which it is derived.
+    pub(crate) fn decoded_limit_option(&self) -> &'static str {
+        if self.max_decoded_bytes.is_some() {
+            "max_decoded_bytes"
+        } else {
+            "--max-message-bytes"
+        }
     }
 
     /// See [`Options::with_max_encoded_levels`].

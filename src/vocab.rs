@@ -245,7 +245,7 @@ vocabulary! {
         Attachment => "attachment",
             "`attachment`: the content of a part chosen by its file name (an HTML or SVG file sent under another media type, see [`Document`](crate::report::Document)). No client shows such a part in the message: a reader reaches it by opening it, and the client opens it from a temporary file, so the document's base is that file's `file:` URL, which no one else can reach. Its relative references are reported unresolved; a `<base href>` holding an absolute URL still applies.";
         ThisMessage => "thismessage",
-            "`thismessage`: with the `mhtml` profile, the root's base when nothing else gives one, `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).";
+            "`thismessage`: with the `mhtml` profile, and in what [`extract`](crate::extract()) writes with the `default` one, the root's base when nothing else gives one, `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).";
         None => "none",
             "`none`: no base (base precedence step 5, RFC 1808 §3.4).";
     }

@@ -55,7 +55,7 @@ impl mimebase_options {
         self.options = match name {
             "resolver" => options.with_resolver(parse::<Resolver>(value)?),
             "profile" => options.with_profile(parse::<Profile>(value)?),
-            "retrieval_url" if value.is_empty() => without_retrieval_url(&options),
+            "retrieval_url" if value.is_empty() => options.without_retrieval_url(),
             "retrieval_url" => options.with_retrieval_url(value),
             "text_links" => options.with_text_links(match value {
                 "true" => true,
@@ -68,7 +68,7 @@ impl mimebase_options {
             }),
             "max_message_bytes" => {
                 self.max_message_bytes = number(name, value)?;
-                options
+                options.with_max_message_bytes(self.max_message_bytes)
             }
             "max_urls" => options.with_max_urls(number(name, value)?),
             "max_depth" => options.with_max_depth(number(name, value)?),
@@ -85,24 +85,6 @@ impl mimebase_options {
         };
         Ok(())
     }
-}
-
-/// `options` with no retrieval URL: the library's options can only be given one, so the others
-/// are copied onto new ones.
-fn without_retrieval_url(options: &Options) -> Options {
-    let mut fresh = Options::new()
-        .with_resolver(options.resolver())
-        .with_profile(options.profile())
-        .with_text_links(options.text_links())
-        .with_max_urls(options.max_urls())
-        .with_max_depth(options.max_depth())
-        .with_max_header_bytes(options.max_header_bytes())
-        .with_max_decoded_bytes(options.max_decoded_bytes())
-        .with_max_encoded_levels(options.max_encoded_levels());
-    if let Some(count) = options.max_entities() {
-        fresh = fresh.with_max_entities(count);
-    }
-    fresh
 }
 
 /// `value` read as a name of the vocabulary `T` (a resolver, a profile); the error names those

@@ -62,7 +62,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Options:
 ///
 /// - ``max_message_bytes``: ``data`` larger than this (in bytes) raises ``ValueError``, where
-///   the command reports a ``too_large`` error; 64 MiB by default, the command's default.
+///   the command reports a ``too_large`` error; 64 MiB by default, the command's default. The
+///   header and decoded-size limits of the analysis follow it, as ``--max-message-bytes``
+///   does on the command line (whose name their diagnostics give).
 /// - ``retrieval_url``: the URL the message was retrieved from, the root's base when no header
 ///   or ``<base>`` gives one (RFC 1808 section 3.3). One without a scheme is not used and the
 ///   report says so in a diagnostic.
@@ -142,7 +144,8 @@ fn analyze(
 ) -> PyResult<Report> {
     let options = options(retrieval_url, resolver, profile)
         .with_max_urls(max_urls)
-        .with_text_links(text_links);
+        .with_text_links(text_links)
+        .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "analyze")?;
@@ -183,7 +186,8 @@ fn rewrite<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let options = options(retrieval_url, resolver, profile)
         .with_max_urls(max_urls)
-        .with_text_links(text_links);
+        .with_text_links(text_links)
+        .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
     one_message(py, raw, max_message_bytes, "rewrite")?;

@@ -40,7 +40,8 @@ use crate::{args, options};
 /// next record is asked for.
 ///
 /// ``max_message_bytes``: a message larger than this (in bytes) is not read into memory; it
-/// yields an error record of kind ``"too_large"``.
+/// yields an error record of kind ``"too_large"``. The header and decoded-size limits of the
+/// analysis follow it.
 ///
 /// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``, ``text_links``: as for
 /// ``analyze``.

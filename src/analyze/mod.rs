@@ -545,7 +545,7 @@ fn header_urls(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::UrlLimit,
             message: format!(
-                "{} more fields that hold URLs are not read: the message has more than {} of them",
+                "{} more fields that hold URLs are not read: the message has more than {} of them (--max-urls raises the limit)",
                 entity.dropped_fields,
                 options.max_urls()
             ),
@@ -566,12 +566,12 @@ pub(super) fn url_limit(
         kind: DiagnosticKind::UrlLimit,
         message: if count == 1 {
             format!(
-                "1 URL of the {place} is not recorded: the message has more than {} URLs",
+                "1 URL of the {place} is not recorded: the message has more than {} URLs (--max-urls raises the limit)",
                 options.max_urls()
             )
         } else {
             format!(
-                "{count} URLs of the {place} are not recorded: the message has more than {} URLs",
+                "{count} URLs of the {place} are not recorded: the message has more than {} URLs (--max-urls raises the limit)",
                 options.max_urls()
             )
         },
@@ -593,8 +593,9 @@ pub(super) fn take_decoded(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::DecodedSizeLimit,
             message: format!(
-                "decoding the bodies read for links passed {} bytes; this part is not read for links",
-                options.max_decoded_bytes()
+                "decoding the bodies read for links passed {} bytes; this part is not read for links ({} raises the limit)",
+                options.max_decoded_bytes(),
+                options.decoded_limit_option()
             ),
         });
         state.decoded_budget = 0;

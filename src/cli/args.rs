@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 
 use super::output::escape;
+use super::size::parse_bytes;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum, ValueHint};
+use mimebase::scan::RecordField;
 use mimebase::{Options, Profile, Resolver};
 
 /// Effective base URLs of every part of an email message (RFC 1808 §3), every URL resolved.
@@ -540,10 +542,22 @@ pub(crate) struct LimitArgs {
     /// A message larger than this is reported as a `too_large` error and not read into
     /// memory, whatever the input is (a file, standard input, a FIFO, a device such as
     /// /dev/zero: none is read past the limit); the next message of an mbox file, and the
-    /// next input, are still read. In bytes, or with a suffix as GNU coreutils reads them:
+    /// next input, are still read. The limits of the analysis that follow a message's size
+    /// are this size too: a header block, and the bytes decoding may produce (a body decodes
+    /// to no more than its own size, so only a message that decodes what it decoded, an
+    /// encoded message inside an encoded one, can pass it); a diagnostic for either says
+    /// this option raises it. In bytes, or with a suffix as GNU coreutils reads them:
     /// K, M, G (or KiB, MiB, GiB) for 1024, 1024², 1024³; KB, MB, GB for 1000, 1000², 1000³.
     #[arg(long, value_name = "BYTES", default_value = "64M", value_parser = parse_bytes, help_heading = "Input")]
     pub max_message_bytes: u64,
+}
+
+impl LimitArgs {
+    /// `--max-message-bytes` as the library's options take it (the analysis limits derived
+    /// from it follow it: `Options::with_max_message_bytes`).
+    pub fn bytes(&self) -> usize {
+        usize::try_from(self.max_message_bytes).unwrap_or(usize::MAX)
+    }
 }
 
 /// `--retrieval-url`, `--resolver`, `--profile`: how every command that reads messages finds
@@ -571,6 +585,22 @@ pub(crate) struct ResolutionArgs {
     /// can take (about 250 bytes per URL).
     #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_urls(), help_heading = "Input")]
     pub max_urls: usize,
+
+    /// How deep entities may nest (the message at 0, each body part and encapsulated message
+    /// one deeper); the content of a deeper one is not walked, with a `depth_limit` diagnostic.
+    #[arg(long, value_name = "LEVELS", default_value_t = Options::new().max_depth(), help_heading = "Input")]
+    pub max_depth: usize,
+
+    /// How many entities of one message are walked; the rest are skipped with an
+    /// `entity_limit` diagnostic [default: (64 MiB + 4 × the message's size) / 2 KiB, which
+    /// only a message of parts averaging under 512 bytes reaches].
+    #[arg(long, value_name = "COUNT", help_heading = "Input")]
+    pub max_entities: Option<usize>,
+
+    /// How many base64- or quoted-printable-encoded encapsulated messages may enclose one
+    /// another; a deeper one is not walked, with an `encoded_level_limit` diagnostic.
+    #[arg(long, value_name = "LEVELS", default_value_t = Options::new().max_encoded_levels(), help_heading = "Input")]
+    pub max_encoded_levels: usize,
 
     /// Leave out the links found in plain text (URL records whose source is `text`: URLs,
     /// `www.` hosts and e-mail addresses of text/plain and text/enriched bodies, which mail
@@ -607,11 +637,16 @@ impl ResolutionArgs {
 
     /// The library's options for these arguments.
     pub fn options(&self) -> Options {
-        let options = Options::new()
+        let mut options = Options::new()
             .with_resolver(self.resolver)
             .with_profile(self.profile)
             .with_max_urls(self.max_urls)
+            .with_max_depth(self.max_depth)
+            .with_max_encoded_levels(self.max_encoded_levels)
             .with_text_links(!self.no_text_links);
+        if let Some(count) = self.max_entities {
+            options = options.with_max_entities(count);
+        }
         match &self.retrieval_url {
             Some(url) => options.with_retrieval_url(url.clone()),
             None => options,
@@ -674,8 +709,26 @@ pub(crate) struct ScanArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// Write only these keys of each `message` line (and `type`), comma-separated, in the
+    /// line's own order whatever the order given: `path` (with `path_bytes`), `format`,
+    /// `offset`, `length`, `message_id`, `complete`, `summary` (decoded Subject, From, Date,
+    /// Message-ID), `entities`, `urls`, `diagnostics`; and `urls.KEY` for only those keys of
+    /// each URL record, KEY one of `part`, `source` (with `field` and `item`, or `range`),
+    /// `reference`, `resolved`, `unresolved`, `error`, `base`, `base_decided`, `resolver`,
+    /// `target`, `ignored`, `text`, `title`, `text_host_differs` (as `urls --fields` names
+    /// them). `error` lines are written whole. For an index: `path,offset,summary,urls.resolved`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = record_field_parser(), help_heading = "Output")]
+    pub fields: Vec<RecordField>,
+
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+/// The names of [`RecordField`], each with its description for completions.
+fn record_field_parser() -> impl TypedValueParser<Value = RecordField> {
+    let values =
+        RecordField::ALL.map(|field| PossibleValue::new(field.as_str()).help(field.description()));
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<RecordField>())
 }
 
 impl Command {
@@ -720,117 +773,9 @@ impl Args {
     }
 }
 
-/// A size in bytes: a number (digits, or digits, `.` and more digits), then optionally `K`,
-/// `M`, `G` (or `KiB`, …: powers of 1024) or `KB`, `MB`, `GB` (powers of 1000),
-/// case-insensitive, as GNU coreutils reads sizes. A fraction is taken too (`1.5M` is 1572864
-/// bytes), rounded down to a whole byte; a fraction of a byte with no suffix is refused.
-fn parse_bytes(text: &str) -> Result<u64, String> {
-    let not_a_size = || {
-        format!(
-            "\"{}\" is not a size in bytes (e.g. 1048576, 64M, 1.5G)",
-            escape(text)
-        )
-    };
-    let digits = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (whole, rest) = text.split_at(digits);
-    let (fraction, suffix) = match rest.strip_prefix('.') {
-        Some(rest) => {
-            let digits = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len());
-            let (fraction, suffix) = rest.split_at(digits);
-            if fraction.is_empty() {
-                return Err(not_a_size());
-            }
-            (fraction, suffix)
-        }
-        None => ("", rest),
-    };
-    let whole: u64 = whole.parse().map_err(|_| not_a_size())?;
-    let unit: u64 = match suffix.to_ascii_lowercase().as_str() {
-        "" => 1,
-        "k" | "kib" => 1 << 10,
-        "m" | "mib" => 1 << 20,
-        "g" | "gib" => 1 << 30,
-        "kb" => 1_000,
-        "mb" => 1_000_000,
-        "gb" => 1_000_000_000,
-        _ => {
-            return Err(format!(
-                "unknown size suffix \"{}\" (K, M, G, KB, MB, GB)",
-                escape(suffix)
-            ));
-        }
-    };
-    if unit == 1 && !fraction.is_empty() {
-        return Err(format!(
-            "\"{}\" is a fraction of a byte: give whole bytes or a suffix (K, M, G, KB, MB, GB)",
-            escape(text)
-        ));
-    }
-    // The fraction's bytes, unit × 0.DIGITS rounded down, from its first 18 digits (those fit
-    // in a u64; the ones after them change the product by far less than a byte).
-    let kept = fraction.get(..fraction.len().min(18)).unwrap_or_default();
-    let fraction_bytes = if kept.is_empty() {
-        0
-    } else {
-        let numerator: u64 = kept.parse().map_err(|_| not_a_size())?;
-        let denominator = 10u64.pow(u32::try_from(kept.len()).unwrap_or(18));
-        u64::try_from(u128::from(numerator) * u128::from(unit) / u128::from(denominator))
-            .unwrap_or(u64::MAX)
-    };
-    whole
-        .checked_mul(unit)
-        .and_then(|bytes| bytes.checked_add(fraction_bytes))
-        .ok_or_else(|| format!("\"{}\" is more bytes than can be counted", escape(text)))
-}
-
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
-
-    #[test]
-    fn sizes_take_coreutils_suffixes() {
-        for (text, bytes) in [
-            ("1048576", 1 << 20),
-            ("64M", 64 << 20),
-            ("64m", 64 << 20),
-            ("64MiB", 64 << 20),
-            ("2K", 2048),
-            ("1G", 1 << 30),
-            ("5MB", 5_000_000),
-            ("1kb", 1000),
-        ] {
-            assert_eq!(super::parse_bytes(text), Ok(bytes), "{text}");
-        }
-        // Fractions, rounded down to a whole byte.
-        for (text, bytes) in [
-            ("1.5M", 1_572_864),
-            ("0.5k", 512),
-            ("1.5MB", 1_500_000),
-            ("0.1K", 102),
-            ("2.0G", 2 << 30),
-            ("1.0000000001G", 1 << 30),
-            ("0.0000000000000000000009G", 0),
-        ] {
-            assert_eq!(super::parse_bytes(text), Ok(bytes), "{text}");
-        }
-        for bad in [
-            "",
-            "M",
-            "1T",
-            "1.M",
-            ".5M",
-            "1.5",
-            "1.5.5M",
-            "-1",
-            "99999999999999999999G",
-        ] {
-            assert!(super::parse_bytes(bad).is_err(), "{bad}");
-        }
-    }
 
     /// `mimebase man COMMAND` takes exactly the commands there are.
     #[test]

@@ -54,6 +54,8 @@
 //! Offline (the default, `--offline`), every URL that names no part and is not a `data:`,
 //! `about:` or `blob:` URL is written inert, and every page carries a policy that forbids
 //! network loads ([`mimebase::extract::Network::Offline`]); `--online` keeps URLs on the web.
+//! Whatever is written inert is counted on stderr, by why ([`mimebase::extract::InertUrls`]),
+//! one line per message that has any.
 
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
@@ -62,7 +64,7 @@ use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use mimebase::extract::Network;
+use mimebase::extract::{InertUrls, Network};
 use mimebase::scan::Source;
 use mimebase::{DiagnosticKind, Extracted, Options};
 
@@ -75,7 +77,10 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, messages, write_failed};
 
 /// Runs `mimebase extract`.
 pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
-    let options = args.resolution.options();
+    let options = args
+        .resolution
+        .options()
+        .with_max_message_bytes(args.limits.bytes());
     let network = if args.online {
         Network::Online
     } else {
@@ -228,6 +233,9 @@ impl Run<'_> {
                     );
                 }
             }
+            if let Some(note) = inert_note(&extracted) {
+                eprintln!("mimebase: {label}: {note}");
+            }
             match write(&dir, &extracted, self.args.force) {
                 Ok(()) => {}
                 Err(Failure::Refused(error)) => {
@@ -315,6 +323,35 @@ fn folder(out: &Path, top: &OsStr, root: &Path, path: &Path) -> PathBuf {
         }
     }
     folder
+}
+
+/// How many URLs the files of `extracted` have inert, by why, when any: a page that shows
+/// less than the message is never silent about it.
+fn inert_note(extracted: &Extracted) -> Option<String> {
+    let mut inert = InertUrls::default();
+    for file in &extracted.files {
+        inert.unresolved += file.inert_urls.unresolved;
+        inert.file += file.inert_urls.file;
+        inert.offline += file.inert_urls.offline;
+    }
+    let total = inert.total();
+    if total == 0 {
+        return None;
+    }
+    let kinds: Vec<String> = [
+        (
+            inert.unresolved,
+            "relative, naming no part, with no base to resolve against",
+        ),
+        (inert.file, "file: URLs"),
+        (inert.offline, "kept from the network (--online keeps them)"),
+    ]
+    .into_iter()
+    .filter(|(count, _)| *count > 0)
+    .map(|(count, why)| format!("{count} {why}"))
+    .collect();
+    let urls = if total == 1 { "URL" } else { "URLs" };
+    Some(format!("{total} {urls} made inert: {}", kinds.join("; ")))
 }
 
 /// A file name that is one plain path segment (no root, no `..`, no separator).

@@ -11,6 +11,7 @@ mod html;
 mod output;
 mod rewrite;
 mod scan;
+mod size;
 mod state;
 mod write;
 
@@ -166,7 +167,10 @@ fn print_inputs(
     printer: &output::Printer,
     out: &mut dyn Write,
 ) -> io::Result<ExitCode> {
-    let options = inputs.resolution.options();
+    let options = inputs
+        .resolution
+        .options()
+        .with_max_message_bytes(inputs.limits.bytes());
     let limit = inputs.limits.max_message_bytes;
     let mut failed = false;
     if let output::Printer::Html(page) = printer {

@@ -221,7 +221,10 @@ fn rewrite_stream<R: Read>(
     reader: R,
     guard: Option<&Guard<'_>>,
 ) -> ExitCode {
-    let options = args.resolution.options();
+    let options = args
+        .resolution
+        .options()
+        .with_max_message_bytes(args.limits.bytes());
     let name = file.display().to_string();
     let limit = args.limits.max_message_bytes;
     match mailbox::open_stream(name, reader, limit) {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mimebase::mailbox::{self, Found, Roots, Walker};
-use mimebase::scan::{Batch, Records, ScanErrorKind, ScanLine, Scanned, Source};
+use mimebase::scan::{Batch, Fields, Records, ScanErrorKind, ScanLine, Scanned, Source};
 
 use super::args::ScanArgs;
 use super::state::State;
@@ -99,7 +99,10 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
         batch = batch.with_jobs(usize::from(jobs));
     }
     let keep_sources = state.is_some();
-    let mut records = batch.records(move |record, spare| Done::of(record, spare, keep_sources));
+    // Decided once for the run: the default lines keep their writer untouched.
+    let fields = (!args.fields.is_empty()).then(|| args.fields.iter().copied().collect::<Fields>());
+    let mut records =
+        batch.records(move |record, spare| Done::of(record, spare, fields, keep_sources));
     let written = write_all(&mut records, &sink, &stopping);
     let mut sink = lock(&sink);
     let written = written.and_then(|()| sink.flush().map_err(Stop::Output));
@@ -334,8 +337,14 @@ impl Done {
     /// The line of `record`, written into the buffer of `spare` (an earlier line's, its
     /// contents dropped and its allocation kept). Runs on the engine's threads. A panic while
     /// writing the line becomes an `internal` error line, as one while analyzing does, so that
-    /// one message cannot end a batch. With `keep_source`, the record's [`Source`] is kept.
-    fn of(record: ScanLine<'static>, spare: Option<Done>, keep_source: bool) -> Done {
+    /// one message cannot end a batch. With `fields`, a `message` line has only those keys
+    /// (`--fields`); with `keep_source`, the record's [`Source`] is kept.
+    fn of(
+        record: ScanLine<'static>,
+        spare: Option<Done>,
+        fields: Option<Fields>,
+        keep_source: bool,
+    ) -> Done {
         let mut line = spare.map(|done| done.line).unwrap_or_default();
         line.clear();
         match &record {
@@ -343,7 +352,10 @@ impl Done {
                 let written = catch_unwind(AssertUnwindSafe(|| {
                     let length = source.length.unwrap_or_default() / 2;
                     line.reserve(usize::try_from(length).unwrap_or_default() + 256);
-                    record.write_json(&mut line);
+                    match fields {
+                        None => record.write_json(&mut line),
+                        Some(fields) => record.write_json_fields(fields, &mut line),
+                    }
                     line
                 }));
                 match written {

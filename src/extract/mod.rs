@@ -56,7 +56,24 @@
 //!
 //! A part's URLs resolve against its effective base (RFC 2557 §5: an MHTML part's
 //! `Content-Location`), a frame's against its own, a stylesheet's against the stylesheet's
-//! (CSS Values and Units §4.5.1), as [`analyze`](crate::analyze()) resolves them. The HTML
+//! (CSS Values and Units §4.5.1), as [`analyze`](crate::analyze()) resolves them, with one
+//! difference: `thismessage:/`.
+//!
+//! `extract`'s job is to show the message as a reader shows it, and a reader of a
+//! `multipart/related` message (an MHTML reader, a mail client showing an HTML body with its
+//! images) finds the parts its page names by their `Content-Location` even when no part
+//! gives an absolute one: `<img src="image1">` and a part with `Content-Location: image1`.
+//! RFC 2557 §5 (e) makes that work by resolving such relative URLs against `thismessage:/`
+//! when nothing else gives a base, so under the `default` profile [`extract`] ends base
+//! precedence the way the `mhtml` profile does: the root's base, when no header, `<base
+//! href>` or retrieval URL gives one, is `thismessage:/` (reported as such in
+//! [`Extracted::report`]). `analyze` does not, because it reports where the message's URLs
+//! lead on the web, and `thismessage:/` leads nowhere. The `rfc1808` profile is taken as
+//! chosen (no such base), and the `mhtml` profile has it anyway. A relative URL that names
+//! no part still leads nowhere; it is written inert and counted in
+//! [`ExtractedFile::inert_urls`].
+//!
+//! The HTML
 //! Standard resolves a page's URLs against its `<base href>`, which in the written page would
 //! turn the relative file paths back into URLs on the web: a `<base href>` is replaced by the
 //! page's own file name (every other URL being a file path or absolute, it then changes
@@ -185,11 +202,55 @@ pub struct ExtractedFile {
     /// True when a Content-Security-Policy ([`POLICY`]) was inserted into the file (offline,
     /// a page a browser opens by its name as HTML, XHTML or SVG).
     pub csp: bool,
+    /// How many of the changed URLs were written inert (`about:invalid#…`), by why: among
+    /// [`ExtractedFile::rewritten_urls`].
+    pub inert_urls: InertUrls,
+}
+
+/// How many URLs of a file [`extract`] wrote inert (`about:invalid#` and the URL), by why
+/// (see the [module docs](mod@crate::extract)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct InertUrls {
+    /// Relative references that name no part and could not be made absolute: there was no
+    /// base, or only `thismessage:/` (RFC 2557 §5 (e)). Opened, these are what a reader of
+    /// the message would see broken too.
+    pub unresolved: usize,
+    /// `file:` URLs, written so or resolved against a `file:` base: they would reach a local
+    /// file other than those written.
+    pub file: usize,
+    /// Every other URL that names no part, [`Network::Offline`]: kept from the network.
+    pub offline: usize,
+}
+
+impl InertUrls {
+    /// All of them.
+    pub fn total(&self) -> usize {
+        self.unresolved + self.file + self.offline
+    }
+
+    /// One more of `why`.
+    fn count(&mut self, why: Option<Inert>) {
+        match why {
+            Some(Inert::Unresolved) => self.unresolved += 1,
+            Some(Inert::File) => self.file += 1,
+            Some(Inert::Offline) => self.offline += 1,
+            None => {}
+        }
+    }
+}
+
+/// Why [`new_value`] wrote a URL inert: the kinds [`InertUrls`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inert {
+    Unresolved,
+    File,
+    Offline,
 }
 
 /// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
-/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), written
-/// [`Network::Offline`]: [`extract_with`] with that.
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze) (but for
+/// `thismessage:/`, see the module docs), written [`Network::Offline`]: [`extract_with`] with
+/// that.
 ///
 /// # Errors
 ///
@@ -214,8 +275,9 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
 }
 
 /// The files of every leaf entity of `raw` (see the [module docs](mod@crate::extract)), with
-/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze), and URLs on
-/// the web made inert or kept as `network` says.
+/// bases, profile and resolver from `options` as for [`analyze`](crate::analyze) (but for
+/// `thismessage:/`, see the module docs), and URLs on the web made inert or kept as `network`
+/// says.
 ///
 /// # Errors
 ///
@@ -240,6 +302,8 @@ pub fn extract(raw: &[u8], options: &Options) -> Extracted {
 /// );
 /// ```
 pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracted {
+    // Rendered as an MHTML reader renders it: see "Bases" in the module docs.
+    let options = &options.clone().with_thismessage_root();
     let analysis = analyze_collecting(raw, options, Keep::Rewritable);
     let mut report = analysis.report;
     let walk = analysis.walk;
@@ -298,6 +362,7 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
             bytes,
             rewritten_urls: 0,
             csp: false,
+            inert_urls: InertUrls::default(),
         });
     }
     let file_names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
@@ -315,8 +380,9 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
         }
         Some(path)
     };
-    // The new value of each HTML URL record: see the module docs.
-    let new_values: Vec<Option<String>> = report
+    // The new value of each HTML URL record, and why it is inert when it is: see the module
+    // docs.
+    let (new_values, inert_why): (Vec<Option<String>>, Vec<Option<Inert>>) = report
         .urls
         .iter()
         .map(|url| {
@@ -327,7 +393,7 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
             };
             if tag == "base" && *attribute == Some("href") {
                 let own = file_names.get(file_for(&url.part)?)?;
-                return Some(utf8_percent_encode(own, PATH).to_string());
+                return Some((utf8_percent_encode(own, PATH).to_string(), None));
             }
             new_value(
                 &url.reference,
@@ -337,7 +403,11 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
                 network,
             )
         })
-        .collect();
+        .map(|value| match value {
+            Some((value, why)) => (Some(value), why),
+            None => (None, None),
+        })
+        .unzip();
     let mut diagnostics = Vec::new();
     for part in &analysis.html {
         let Some(entity) = walk.entities.get(part.entity) else {
@@ -393,6 +463,10 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
                 if let Some(file) = files.get_mut(file) {
                     file.bytes = bytes;
                     file.rewritten_urls = count;
+                    for (_, record) in part.urls.iter().filter(|(_, r)| to_change(*r)) {
+                        file.inert_urls
+                            .count(inert_why.get(*record).copied().flatten());
+                    }
                 }
             }
             Err(reason) => diagnostics.push(unchanged(entity, &reason, network)),
@@ -415,6 +489,7 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
         };
         // A stylesheet's URLs resolve against the stylesheet's own URL (CSS Values §4.5.1):
         // its base, as for any part.
+        let mut inert_urls = InertUrls::default();
         let mut new_value = |reference: &str| {
             let resolution = resolve(resolver, &record.base, reference, Some(UTF_8));
             let target = linker.find(
@@ -424,13 +499,15 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
                 &entity.part,
                 &mut diagnostics,
             );
-            new_value(
+            let (value, why) = new_value(
                 reference,
                 &resolution,
                 target.as_ref().map(|t| &t.part),
                 &path_to,
                 network,
-            )
+            )?;
+            inert_urls.count(why);
+            Some(value)
         };
         match stylesheet::rewrite(bytes, entity.content_type.param("charset"), &mut new_value) {
             Ok(None) => {}
@@ -438,6 +515,7 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
                 if let Some(file) = files.get_mut(file) {
                     file.bytes = bytes;
                     file.rewritten_urls = count;
+                    file.inert_urls = inert_urls;
                 }
             }
             Err(reason) => diagnostics.push(unchanged(entity, &reason, network)),
@@ -492,31 +570,34 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
 /// the file's own `file:` URL: `../../etc/x`, `//host/share`) is written [`inert`]. A
 /// same-document reference is kept (`None`). [`Network::Offline`] writes every URL that does
 /// not then name a file [`inert`] (the absolute form in its fragment) unless its scheme is a
-/// local one (see [`is_local_scheme`]).
+/// local one (see [`is_local_scheme`]). With the value, why it is inert when it is.
 fn new_value(
     reference: &str,
     resolution: &Resolution,
     target: Option<&PartId>,
     path_to: &dyn Fn(&PartId, &str) -> Option<String>,
     network: Network,
-) -> Option<String> {
+) -> Option<(String, Option<Inert>)> {
     let stripped = strip_reference(reference);
     if is_same_document(&stripped) {
         return None;
     }
     if let Some(path) = target.and_then(|part| path_to(part, reference)) {
-        return Some(path);
+        return Some((path, None));
     }
     let online = match absolute_form(reference, resolution) {
-        Some(absolute) if !is_file_url(absolute) => Some(absolute.to_owned()),
-        Some(_) => Some(inert(&stripped)),
-        None if !has_scheme(&stripped) || is_file_url(&stripped) => Some(inert(&stripped)),
+        Some(absolute) if !is_file_url(absolute) => Some((absolute.to_owned(), None)),
+        Some(_) => Some((inert(&stripped), Some(Inert::File))),
+        None if is_file_url(&stripped) => Some((inert(&stripped), Some(Inert::File))),
+        None if !has_scheme(&stripped) => Some((inert(&stripped), Some(Inert::Unresolved))),
         None => None,
     };
     // What the online page holds; inert ones are `about:` URLs, and kept.
-    let written = online.as_deref().unwrap_or(&stripped);
+    let written = online
+        .as_ref()
+        .map_or(&*stripped, |(value, _)| value.as_str());
     if network == Network::Offline && !is_local_scheme(written) {
-        return Some(inert(written));
+        return Some((inert(written), Some(Inert::Offline)));
     }
     online
 }

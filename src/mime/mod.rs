@@ -220,7 +220,7 @@ pub(crate) fn split(raw: &[u8], options: &Options, diagnostics: &mut Vec<Diagnos
                 part: Some(pending.part),
                 kind: DiagnosticKind::EntityLimit,
                 message: format!(
-                    "more than {} entities; this one and the {} after it are not read",
+                    "more than {} entities; this one and the {} after it are not read (--max-entities raises the limit)",
                     entity_limit,
                     stack.len() + not_waiting
                 ),
@@ -286,8 +286,9 @@ fn decode_encapsulated(
             part: Some(entity.part.clone()),
             kind: DiagnosticKind::DecodedSizeLimit,
             message: format!(
-                "decoding this encapsulated message would pass {} decoded bytes; it is not walked",
-                options.max_decoded_bytes()
+                "decoding this encapsulated message would pass {} decoded bytes; it is not walked ({} raises the limit)",
+                options.max_decoded_bytes(),
+                options.decoded_limit_option()
             ),
         });
         return None;
@@ -351,9 +352,10 @@ fn read_entity(
             diagnostics,
             DiagnosticKind::HeaderTooLarge,
             format!(
-                "header block larger than {} bytes; fields after byte {} are not read",
+                "header block larger than {} bytes; fields after byte {} are not read ({} raises the limit)",
                 options.max_header_bytes(),
-                block.range.end
+                block.range.end,
+                options.header_limit_option()
             ),
         ),
         None => {}
@@ -382,10 +384,11 @@ fn read_entity(
             diagnostics,
             DiagnosticKind::HeaderTooLarge,
             format!(
-                "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are",
+                "header field {name} at byte {} has {} bytes, more than the limit of {}; its value is not read, the fields after it are ({} raises the limit)",
                 field.raw_name.start,
                 field.end - field.raw_name.start,
-                options.max_header_bytes()
+                options.max_header_bytes(),
+                options.header_limit_option()
             ),
         );
     }
@@ -498,7 +501,7 @@ fn children_of(
             diagnostics,
             DiagnosticKind::DepthLimit,
             format!(
-                "nesting deeper than {} levels; the content of this entity is not walked",
+                "nesting deeper than {} levels; the content of this entity is not walked (--max-depth raises the limit)",
                 options.max_depth()
             ),
         );
@@ -535,7 +538,7 @@ fn children_of(
                     diagnostics,
                     DiagnosticKind::EncodedLevelLimit,
                     format!(
-                        "more than {} levels of encoded encapsulated messages; this one is not walked",
+                        "more than {} levels of encoded encapsulated messages; this one is not walked (--max-encoded-levels raises the limit)",
                         options.max_encoded_levels()
                     ),
                 );

@@ -412,7 +412,8 @@ pub enum DiagnosticKind {
     MalformedHeader,
     /// The header block is larger than [`Options::with_max_header_bytes`](crate::Options::with_max_header_bytes)
     /// (the fields after the limit are not read), or one field is (its value is not read; the
-    /// fields after it are).
+    /// fields after it are). The message names the option that raises the limit
+    /// (`--max-message-bytes`, from which it follows, or `max_header_bytes`).
     HeaderTooLarge,
     /// `Content-Type` is not valid (RFC 2045 §5.1: `type/subtype`, then parameters after
     /// `;`) and does not start with a valid `type/subtype`; it is read as `text/plain`, as
@@ -434,7 +435,11 @@ pub enum DiagnosticKind {
     DepthLimit,
     /// The number of entities passed [`Options::with_max_entities`](crate::Options::with_max_entities).
     EntityLimit,
-    /// Decoding HTML passed [`Options::with_max_decoded_bytes`](crate::Options::with_max_decoded_bytes).
+    /// Decoding passed [`Options::with_max_decoded_bytes`](crate::Options::with_max_decoded_bytes)
+    /// (an encoded encapsulated message not walked, or a body not read for links). That limit
+    /// follows [`Options::with_max_message_bytes`](crate::Options::with_max_message_bytes)
+    /// unless set on its own, and the message names the option that raises it
+    /// (`--max-message-bytes`, or `max_decoded_bytes`).
     DecodedSizeLimit,
     /// An encapsulated message in a body of unknown transfer encoding is not walked into.
     EncodedMessageNotWalked,
@@ -490,8 +495,9 @@ pub enum DiagnosticKind {
     /// reported.
     TextLimit,
     /// The message has more URLs than [`Options::with_max_urls`](crate::Options::with_max_urls):
-    /// this entity's URLs past the limit are not recorded (the message says how many). Its
-    /// bases are still reported.
+    /// this entity's URLs past the limit are not recorded (the message says how many, and
+    /// that `--max-urls`, `max_urls` in Python, raises the limit). Its bases are still
+    /// reported.
     UrlLimit,
 }
 

@@ -200,6 +200,7 @@ impl Batch {
 
     /// The largest message, in bytes, read into memory ([`mailbox::open`]): a larger one is
     /// a [`ScanErrorKind::TooLarge`] record, and the rest of its mbox file is still read.
+    /// Also [`Options::with_max_message_bytes`] of the batch's options.
     ///
     /// ### Default
     ///
@@ -207,6 +208,8 @@ impl Batch {
     #[must_use]
     pub fn with_max_message_bytes(mut self, limit: u64) -> Self {
         self.max_message_bytes = limit;
+        self.options = std::mem::take(&mut self.options)
+            .with_max_message_bytes(usize::try_from(limit).unwrap_or(usize::MAX));
         self
     }
 

@@ -99,7 +99,7 @@ fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
+pub(super) fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"part\":");
     string(entity.part.as_str(), out);
     out.extend_from_slice(match entity.kind {
@@ -138,7 +138,7 @@ fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn summary(summary: &Summary, out: &mut Vec<u8>) {
+pub(super) fn summary(summary: &Summary, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"subject\":");
     optional_string(summary.subject.as_deref(), out);
     out.extend_from_slice(b",\"from\":");
@@ -150,7 +150,7 @@ fn summary(summary: &Summary, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn byte_range(range: &ByteRange, out: &mut Vec<u8>) {
+pub(super) fn byte_range(range: &ByteRange, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"start\":");
     number(range.start as u64, out);
     out.extend_from_slice(b",\"end\":");
@@ -158,7 +158,7 @@ fn byte_range(range: &ByteRange, out: &mut Vec<u8>) {
     out.push(b'}');
 }
 
-fn base_record(base: &BaseRecord, out: &mut Vec<u8>) {
+pub(super) fn base_record(base: &BaseRecord, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"url\":");
     optional_string(base.url.as_deref(), out);
     out.extend_from_slice(b",\"source\":");
@@ -171,7 +171,7 @@ fn base_record(base: &BaseRecord, out: &mut Vec<u8>) {
 }
 
 /// The fields in the order of `UrlRecord`'s `Serialize` impl.
-fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
+pub(super) fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"part\":");
     string(url.part.as_str(), out);
     out.extend_from_slice(b",\"source\":\"");
@@ -262,7 +262,7 @@ fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
 
 /// The rest of the `"source"` of an HTML or SVG URL after its opening quote, `html:a@href"`,
 /// and its `"range"`.
-fn element_source(
+pub(super) fn element_source(
     prefix: &[u8],
     tag: &str,
     attribute: Option<&str>,
@@ -280,24 +280,24 @@ fn element_source(
 }
 
 /// `value` as `serde_json` writes it.
-fn serialized<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) {
+pub(super) fn serialized<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) {
     // Writing to a `Vec` cannot fail, and these types serialize without errors (no maps with
     // keys that are not strings).
     let _ = serde_json::to_writer(&mut *out, value);
 }
 
-fn number(n: u64, out: &mut Vec<u8>) {
+pub(super) fn number(n: u64, out: &mut Vec<u8>) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-fn optional_number(n: Option<u64>, out: &mut Vec<u8>) {
+pub(super) fn optional_number(n: Option<u64>, out: &mut Vec<u8>) {
     match n {
         Some(n) => number(n, out),
         None => out.extend_from_slice(b"null"),
     }
 }
 
-fn optional_string(text: Option<&str>, out: &mut Vec<u8>) {
+pub(super) fn optional_string(text: Option<&str>, out: &mut Vec<u8>) {
     match text {
         Some(text) => string(text, out),
         None => out.extend_from_slice(b"null"),
@@ -305,7 +305,7 @@ fn optional_string(text: Option<&str>, out: &mut Vec<u8>) {
 }
 
 /// `text` as a JSON string, quoted.
-fn string(text: &str, out: &mut Vec<u8>) {
+pub(super) fn string(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     escaped_contents(text, out);
     out.push(b'"');
@@ -314,7 +314,7 @@ fn string(text: &str, out: &mut Vec<u8>) {
 /// `text` escaped as inside a JSON string: as it is when no byte needs escaping
 /// ([`needs_escaping`]), else by `serde_json`, whose escapes (`\n`, `\u001f`, …) are the
 /// format's.
-fn escaped_contents(text: &str, out: &mut Vec<u8>) {
+pub(super) fn escaped_contents(text: &str, out: &mut Vec<u8>) {
     if !needs_escaping(text.as_bytes()) {
         out.extend_from_slice(text.as_bytes());
         return;

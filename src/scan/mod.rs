@@ -12,6 +12,8 @@
 //!   can show what message a line is about), `entities`, `urls` and `diagnostics`, as in
 //!   `inspect --json` ([`report`](crate::report) documents them). A broken message is still a `message` line: what is wrong with it is in
 //!   its `diagnostics`.
+//!   [`ScanLine::write_json_fields`] writes a `message` line with only the keys asked for
+//!   ([`Fields`], `mimebase scan --fields`), for an index that wants less.
 //! - `"type": "error"`: an input that yields no analysis: a path that could not be read, a
 //!   message over the size limit. The [`Source`] fields (as far as they are known), a `kind`
 //!   ([`ScanErrorKind`]) and a `message` for people.
@@ -102,7 +104,9 @@
 //! the lengths of the messages and separators add up to the file's size less those 3 bytes.
 
 pub mod engine;
+mod fields;
 mod json;
 
 pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};
 pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
+pub use fields::{Fields, RecordField};

@@ -870,13 +870,13 @@ fn max_urls_bounds_the_urls_recorded_and_urls_says_what_it_left_out() {
     assert_eq!(
         String::from_utf8_lossy(&cut.stderr),
         "mimebase: -: incomplete: part HEADER: 2 URLs of the body are not recorded: \
-         the message has more than 2 URLs\n"
+         the message has more than 2 URLs (--max-urls raises the limit)\n"
     );
     let one = mimebase(&["urls", "--max-urls", "1"], message);
     assert_eq!(
         String::from_utf8_lossy(&one.stderr),
         "mimebase: -: incomplete: part HEADER: 3 URLs of the body are not recorded: \
-         the message has more than 1 URLs\n"
+         the message has more than 1 URLs (--max-urls raises the limit)\n"
     );
     // The report says it is not complete, and `inspect` says so on stderr too.
     let inspected = mimebase(&["inspect", "--json", "--max-urls", "1"], message);
@@ -938,7 +938,8 @@ fn a_limit_that_cuts_the_analysis_is_said_by_urls_and_inspect() {
     message.extend(b"--b\nContent-Type: text/html\n\n<a href=\"http://x.example/\">x</a>\n--b--\n");
     let limit = mimebase::Options::new().entity_limit(message.len());
     let said = format!(
-        "part {limit}: more than {limit} entities; this one and the {} after it are not read",
+        "part {limit}: more than {limit} entities; this one and the {} after it are not read \
+         (--max-entities raises the limit)",
         100_001 - limit
     );
     let note = format!("mimebase: -: incomplete: {said}\n");

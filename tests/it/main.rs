@@ -33,6 +33,8 @@ mod differential;
 #[cfg(feature = "cli")]
 mod extract;
 #[cfg(feature = "cli")]
+mod extract_thismessage;
+#[cfg(feature = "cli")]
 mod golden;
 #[cfg(feature = "cli")]
 mod help;
@@ -43,6 +45,7 @@ mod html_urls;
 mod ignored_bases;
 mod layout;
 mod lenient;
+mod limits;
 mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]
@@ -65,6 +68,7 @@ mod rewrite;
 mod safe_writes;
 #[cfg(feature = "cli")]
 mod scan;
+mod scan_fields;
 #[cfg(all(feature = "cli", unix))]
 mod scan_state;
 mod structures;

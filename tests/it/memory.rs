@@ -69,15 +69,15 @@ fn past_the_limit_urls_stop_and_everything_else_goes_on() {
         [
             (
                 "1",
-                "8 URLs of the body are not recorded: the message has more than 5 URLs"
+                "8 URLs of the body are not recorded: the message has more than 5 URLs (--max-urls raises the limit)"
             ),
             (
                 "2",
-                "1 URL of the header is not recorded: the message has more than 5 URLs"
+                "1 URL of the header is not recorded: the message has more than 5 URLs (--max-urls raises the limit)"
             ),
             (
                 "2",
-                "1 URL of the body is not recorded: the message has more than 5 URLs"
+                "1 URL of the body is not recorded: the message has more than 5 URLs (--max-urls raises the limit)"
             ),
         ]
     );
