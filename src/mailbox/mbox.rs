@@ -41,7 +41,7 @@ use std::ops::Range;
 
 use crate::mime::BYTE_ORDER_MARK;
 use crate::mime::header::{FROM_FIELD_PEEK, is_from_field};
-use crate::report::{ScanErrorKind, Source};
+use crate::report::{Compression, ScanErrorKind, Source};
 
 use super::{Input, Message, unquote};
 
@@ -177,6 +177,8 @@ pub struct Mbox<R> {
     unquoting: bool,
     /// The stream started with a byte order mark, skipped.
     byte_order_mark: bool,
+    /// How the stream was compressed: its offsets count decompressed bytes.
+    compression: Option<Compression>,
 }
 
 impl<R: Read> Mbox<R> {
@@ -194,7 +196,22 @@ impl<R: Read> Mbox<R> {
             done: false,
             unquoting: true,
             byte_order_mark: false,
+            compression: None,
         }
+    }
+
+    /// The [`Source::compression`] of every message: how the stream the reader decompresses
+    /// was compressed.
+    pub(super) fn with_compression(mut self, compression: Option<Compression>) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// How the input was compressed (as [`open_stream`](super::open_stream) tells it), when
+    /// it was: then offsets count bytes of the decompressed stream, and a message cannot be
+    /// copied from the file by its offset. `None` for a plain input.
+    pub fn compression(&self) -> Option<Compression> {
+        self.compression
     }
 
     /// The UTF-8 byte order mark the stream started with, which is in no message (the first
@@ -278,7 +295,8 @@ impl<R: Read> Mbox<R> {
                 None => self.copy_line(&mut message, &mut length, self.unquoting)?,
             }
         }
-        let source = Source::mbox(self.name.clone(), start, length);
+        let mut source = Source::mbox(self.name.clone(), start, length);
+        source.compression = self.compression;
         Ok(Some(match message {
             Some(message) => Message {
                 source,
@@ -360,6 +378,7 @@ impl<R: Read> Iterator for Mbox<R> {
                 self.done = true;
                 let mut source = Source::mbox(self.name.clone(), start, 0);
                 source.length = None;
+                source.compression = self.compression;
                 Some(Message::error(
                     source,
                     ScanErrorKind::Read,

@@ -54,6 +54,7 @@
 //!
 //! [`Read`]: std::io::Read
 
+mod compressed;
 #[cfg(unix)]
 pub mod lock;
 mod mbox;
@@ -61,6 +62,7 @@ mod mboxrd;
 mod read;
 mod walk;
 
+pub use compressed::{DECODER_MEMORY, Decoded};
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};

@@ -104,5 +104,5 @@
 pub mod engine;
 mod json;
 
-pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};
+pub use crate::report::{Compression, Format, ScanErrorKind, ScanLine, Source};
 pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
