@@ -312,7 +312,7 @@ impl<R: Read> Mbox<R> {
         if *length > self.limit {
             *message = None;
         } else if let Some(message) = message {
-            message.extend_from_slice(bytes);
+            append(message, bytes, self.limit);
         }
     }
 
@@ -341,7 +341,7 @@ impl<R: Read> Mbox<R> {
             if *length > self.limit {
                 *message = None;
             } else if let (Some(message), Some(line)) = (message.as_mut(), data.get(..taken)) {
-                message.extend_from_slice(line);
+                append(message, line, self.limit);
             }
             self.reader.consume(taken);
             self.position += taken as u64;
@@ -387,6 +387,23 @@ impl<R: Read> Iterator for Mbox<R> {
             }
         }
     }
+}
+
+/// Appends `bytes` to a message that is kept while it is no longer than `limit` bytes.
+///
+/// Once the message passes 1 MiB, its buffer is reserved at once for `limit` bytes (when the
+/// system grants that much address space), as a single message read from a stream is:
+/// growing by doubling would hold the old buffer and the new one, twice the size, at each
+/// step, and leave the old ones to the allocator, so that a message just under the limit (or
+/// one over it, dropped only once it passes the limit) would cost a multiple of the limit in
+/// resident memory.
+fn append(message: &mut Vec<u8>, bytes: &[u8], limit: u64) {
+    let needed = message.len().saturating_add(bytes.len());
+    if needed > message.capacity() && needed > 1 << 20 {
+        let most = usize::try_from(limit).unwrap_or(usize::MAX);
+        let _ = message.try_reserve_exact(most.saturating_sub(message.len()));
+    }
+    message.extend_from_slice(bytes);
 }
 
 /// A read buffer that, unlike `BufReader`, can be asked for the first bytes of the next line
