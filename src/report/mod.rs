@@ -36,7 +36,8 @@
 //! `null` only when nothing could be read of the path (then `format` is `null` too: there is
 //! no message to place). In the `message` and `url` records of `inspect` and `urls`, which
 //! always stand for a message that was read, `offset` is left out for a message that starts
-//! its file, so a missing `offset` there means 0.
+//! its file, so a missing `offset` there means 0. For a compressed input (a record with
+//! `compression`), every offset and length counts bytes of the decompressed stream.
 //!
 //! The input is named by a `path` field in every record of every command (`scan` included).
 //! A JSON string is Unicode, so a path whose bytes are not UTF-8 (a file name in Latin-1 on
