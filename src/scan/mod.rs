@@ -18,7 +18,7 @@
 //!
 //! The [`Source`] fields are `path`, `path_bytes` (optional), `compression` (optional:
 //! `gzip`, `bzip2`, `xz` or `zstd`, for an input that was decompressed as it was read, see
-//! [`Compression`](crate::report::Compression); then `offset` and `length` count bytes of
+//! [`Compression`]; then `offset` and `length` count bytes of
 //! the decompressed stream), `format`, `offset` and `length`. `offset` and `length` are numbers whenever they are known, `offset` 0 for a file
 //! that is one message; an `error` line has `null` for what is unknown (`format` and
 //! `offset` are `null` only for a path of which nothing could be read). The `error` records of
