@@ -239,3 +239,87 @@ impl<R: Read> Read for Decoded<R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
+
+    use super::*;
+    use crate::mailbox::{Input, Message, Stream, open_stream};
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+        encoder.write_all(data).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn one(stream: &[u8], limit: u64) -> Message {
+        match open_stream("f".to_owned(), stream, limit) {
+            Stream::One(message) => message,
+            Stream::Mbox(_) => panic!("an mbox"),
+        }
+    }
+
+    #[test]
+    fn short_and_empty_streams_are_one_message_each() {
+        for data in [
+            &b""[..],
+            b"Subject: x\n\nshort",
+            &b"x".repeat(MBOX_HEAD_BYTES),
+        ] {
+            let message = one(&gzip(data), 1 << 20);
+            assert_eq!(message.input, Input::Bytes(data.to_vec()));
+            assert_eq!(message.source.compression, Some(Compression::Gzip));
+            assert_eq!(message.source.length, Some(data.len() as u64));
+        }
+    }
+
+    #[test]
+    fn one_layer_is_undone() {
+        let inner = gzip(b"Subject: x\n\n");
+        let message = one(&gzip(&inner), 1 << 20);
+        assert_eq!(message.input, Input::Bytes(inner));
+    }
+
+    #[test]
+    fn a_broken_header_is_a_read_error_that_names_the_format() {
+        let message = one(b"\x1f\x8bnot gzip at all", 1 << 20);
+        let Input::Error(kind, why) = &message.input else {
+            panic!("{message:?}")
+        };
+        assert_eq!(*kind, crate::report::ScanErrorKind::Read);
+        assert!(
+            why.starts_with("gzip decompression failed after 0 decompressed bytes: "),
+            "{why}"
+        );
+        assert_eq!(message.source.compression, Some(Compression::Gzip));
+        assert_eq!(message.source.format, None);
+    }
+
+    #[test]
+    fn the_limit_counts_decompressed_bytes() {
+        let data = b"x".repeat(5000);
+        let compressed = gzip(&data);
+        assert!(compressed.len() < 100);
+        let message = one(&compressed, 4999);
+        assert!(matches!(
+            message.input,
+            Input::Error(crate::report::ScanErrorKind::TooLarge, _)
+        ));
+        assert_eq!(message.source.length, None);
+        assert_eq!(one(&compressed, 5000).input, Input::Bytes(data));
+    }
+
+    #[test]
+    fn take_head_gives_what_is_left_of_it() {
+        let mut decoded = Decoded::open(&b"abcdef"[..]).ok().unwrap();
+        let mut first = [0; 2];
+        decoded.read_exact(&mut first).unwrap();
+        assert_eq!(decoded.head(), b"cdef");
+        assert_eq!(decoded.take_head(), b"cdef");
+        assert_eq!(decoded.head(), b"");
+        let mut rest = Vec::new();
+        decoded.read_to_end(&mut rest).unwrap();
+        assert!(rest.is_empty());
+    }
+}
