@@ -220,6 +220,26 @@ fn rewrite_in_place_refuses_a_compressed_file_and_rewrites_it_decompressed_elsew
     let written = mimebase_in(&dir, &["rewrite", "m.eml.gz", "-o", "out.eml"], b"");
     assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
     assert_eq!(fs::read(dir.join("out.eml")).unwrap(), plain.stdout);
+    // A message of a compressed mbox over the limit cannot be copied from the file by its
+    // offset (one in the decompressed stream): nothing is written, as from standard input.
+    let mbox = fs::read(root().join("samples/two.mbox")).unwrap();
+    write(&dir.join("two.mbox.gz"), &compress("gzip", &mbox));
+    let args = [
+        "rewrite",
+        "--max-message-bytes",
+        "10",
+        "two.mbox.gz",
+        "-o",
+        "two.out",
+    ];
+    let refused = mimebase_in(&dir, &args, b"");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("nothing written to two.out"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!dir.join("two.out").exists());
 }
 
 /// A gzip file that decompresses to `header` and then `megabytes` MiB of zeros, built cheaply:
