@@ -122,7 +122,13 @@ import asyncio
 import re
 import smtplib
 
-from aiosmtpd.smtp import SMTP
+try:
+    from aiosmtpd.smtp import SMTP
+except ModuleNotFoundError as missing:  # the module installed without the `smtp` extra
+    raise SystemExit(
+        f"smtp_filter.py: {missing.name} is not installed; install it with the module: "
+        "pip install './python[smtp]'"
+    ) from None
 
 import mimebase
 

@@ -11,9 +11,8 @@ idle for a while, so that late requests (fonts, images) would have been made.
 The screenshot: the report of ``samples/basestriker.eml`` (as the docs show it, without
 ``--all``) at a viewport 1000 CSS pixels wide, device scale 1, the full page, compared with
 ``docs/images/inspect-report.png``: the same size, and at most ``MAX_DIFFERING`` of the
-pixels differing by more than ``CHANNEL_TOLERANCE`` (of 255) in a channel (about 175 of
-this image's), which absorbs anti-aliasing that differs between builds of the same fonts
-and catches a change of layout or colour, and of text beyond a few characters (the text is
+pixels differing by more than ``CHANNEL_TOLERANCE`` (of 255) in a channel, which absorbs
+anti-aliasing that differs between builds of the same fonts and catches a change of layout or colour, and of text beyond a few characters (the text is
 ``tests/it/html_report.rs``'s business). The page uses the generic font families, which Debian's Chromium
 draws with DejaVu Sans and DejaVu Sans Mono (fonts-dejavu-core); with other fonts the size
 differs and the test fails, saying so. ``MIMEBASE_BLESS=1`` writes the golden image anew

@@ -81,11 +81,19 @@ Examples:
     /// message over --max-message-bytes is copied from FILE as it was (from standard input it
     /// cannot be: the output then stops there, exit code 1, and -o or --in-place write
     /// nothing).
+    ///
+    /// With --in-place, FILE may be several files, directories and Maildirs, walked as `scan`
+    /// walks them (--hidden, --glob, --iglob): each file found is rewritten in place as it
+    /// would be alone, a Maildir message under its own name, an mbox whole. One that cannot be
+    /// read, is not a regular file or changed meanwhile is named on stderr and the next is
+    /// rewritten (exit code 1); one that cannot be written stops the run (exit code 2).
+    /// Without --in-place, FILE is one file (stdout and -o take one message or mbox).
     #[command(after_help = "\
 Examples:
   mimebase rewrite message.eml > absolute.eml
   mimebase rewrite --retrieval-url https://archive.example/msg/42 -o out.eml message.eml
-  mimebase rewrite --in-place message.eml")]
+  mimebase rewrite --in-place message.eml
+  mimebase rewrite --in-place --iglob '*.eml' .")]
     Rewrite(RewriteArgs),
     /// Resolve each REF against BASE and print the results.
     ///
@@ -122,23 +130,31 @@ Examples:
   mimebase man | man -l -
   mimebase man rewrite > mimebase-rewrite.1")]
     Man(ManArgs),
-    /// Write every part of one message as a file in a directory, its pages made offline.
+    /// Write every part of a message as a file in a directory, its pages made offline.
     ///
     /// Its HTML, SVG and CSS parts are written with each URL that names another part (cid:, mid:, Content-Location) pointing at that
     /// part's file and every other URL made inert, so that opening a page contacts no one (with
     /// --online, kept, relative ones made absolute), and an index.json; prints the path of the
     /// main page (the main HTML file; for a message without HTML, the file of its body).
     ///
-    /// An mbox (a MESSAGE whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
+    /// An mbox (a PATH whose first line starts `From `, after a UTF-8 byte order mark if there is one, and is not an obsolete `From :` field) of more than one message gives each
     /// message a subdirectory of OUT named by the byte offset of its `From ` line (`OUT/0/`,
     /// `OUT/5234/`, …, the offsets `inspect`, `urls` and `scan` give), and a line on stdout
     /// per message; an mbox of one message is extracted into OUT itself.
+    ///
+    /// Several PATHs, or a directory (walked as `scan` walks, with --hidden, --glob, --iglob),
+    /// give each file a folder `OUT/NAME/RELATIVE/`: NAME the file name of the PATH given
+    /// (`NAME~2`, `NAME~3`, … for a later PATH of the same name), RELATIVE the file's path
+    /// below it (nothing for a file given), and each message of an mbox of several messages
+    /// `OUT/NAME/RELATIVE/OFFSET/`. An input that cannot be read is named on stderr and the
+    /// others are extracted (exit code 1).
     #[command(after_help = "\
 Examples:
   mimebase extract --dir parts message.eml
   mimebase extract --dir parts --force --retrieval-url https://archive.example/msg/42 message.eml
   mimebase extract --dir as-archived --online message.eml
-  mimebase extract --dir messages archive.mbox")]
+  mimebase extract --dir messages archive.mbox
+  mimebase extract --dir pages a.eml b.eml ~/Maildir")]
     Extract(ExtractArgs),
 }
 
@@ -267,7 +283,8 @@ pub(crate) struct UrlsArgs {
     pub null: bool,
 
     /// Print these columns of each URL record, separated by tabs, in the order given, instead
-    /// of `resolved<TAB>reference` (and without the name that `-H` puts first: ask for `path`).
+    /// of `resolved<TAB>reference`; the input's name comes first only with `-H` (or ask for
+    /// the `path` column).
     /// A column with nothing in it is empty; values are escaped as the text output is. The
     /// columns are the fields of `--json`: `path`, `offset` (of an mbox message's `From `
     /// line), `part`, `source`, `reference`, `resolved`, `unresolved` (`no_base` or
@@ -281,7 +298,7 @@ pub(crate) struct UrlsArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        conflicts_with_all = ["json", "with_filename"],
+        conflicts_with = "json",
         help_heading = "Output"
     )]
     pub fields: Vec<UrlField>,
@@ -314,9 +331,13 @@ pub(crate) enum UrlField {
 /// `mimebase extract`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ExtractArgs {
-    /// The message (or mbox) to extract; `-` (or none) reads standard input.
-    #[arg(value_name = "MESSAGE", default_value = "-")]
-    pub file: PathBuf,
+    /// Messages, mbox files, directories and Maildirs to extract, read as `scan` reads them;
+    /// `-` (or none) reads standard input.
+    #[arg(value_name = "PATH", default_value = "-")]
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// The directory to write into; created when missing.
     #[arg(long, value_name = "OUT", value_hint = ValueHint::DirPath, help_heading = "Output")]
@@ -351,9 +372,14 @@ pub(crate) struct ExtractArgs {
 /// `mimebase rewrite`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RewriteArgs {
-    /// The message (or mbox) to rewrite; `-` (or none) reads standard input.
+    /// The message or mbox to rewrite; `-` (or none) reads standard input. With --in-place,
+    /// any number of files, directories and Maildirs, read as `scan` reads them, each file
+    /// rewritten in place.
     #[arg(value_name = "FILE", default_value = "-")]
-    pub file: PathBuf,
+    pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// Write the message to OUTPUT instead of stdout: to a temporary file in OUTPUT's
     /// directory, then renamed over OUTPUT, so OUTPUT is never half-written. An existing
@@ -442,10 +468,69 @@ pub(crate) struct InputArgs {
     pub hidden: bool,
 
     #[command(flatten)]
+    pub globs: GlobArgs,
+
+    #[command(flatten)]
     pub limits: LimitArgs,
 
     #[command(flatten)]
     pub resolution: ResolutionArgs,
+}
+
+/// `--hidden`, `--glob` and `--iglob` for `rewrite` and `extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct WalkArgs {
+    /// Also read files and directories whose names begin with `.` inside the directories
+    /// given (passed over by default, as `.git/`; a Maildir's Maildir++ `.Folder`s and the
+    /// paths given are always read).
+    #[arg(long, help_heading = "Input")]
+    pub hidden: bool,
+
+    #[command(flatten)]
+    pub globs: GlobArgs,
+}
+
+/// `--glob` and `--iglob`: which files found in directories are read, for every command
+/// that walks directories.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GlobArgs {
+    /// Read only the files found in directories that GLOB matches, or with `!GLOB`, not those
+    /// (nor the directories); repeatable, the last glob that matches deciding, as ripgrep's
+    /// --glob: a glob without `/` matches the file name (`*.eml`), one with `/` the path
+    /// relative to the directory given (`cur/*`, `/archive/**`); with any glob without `!`, a
+    /// file that none matches is not read. The paths given are read whatever their name.
+    #[arg(
+        short = 'g',
+        long = "glob",
+        value_name = "GLOB",
+        help_heading = "Input"
+    )]
+    pub glob: Vec<String>,
+
+    /// As --glob, matched without regard to case; taken after every --glob, as ripgrep does.
+    #[arg(long = "iglob", value_name = "GLOB", help_heading = "Input")]
+    pub iglob: Vec<String>,
+}
+
+impl GlobArgs {
+    /// The walk's [`Globs`](mimebase::mailbox::Globs); a glob that cannot be read is a usage
+    /// error naming it.
+    pub fn globs(&self) -> Result<mimebase::mailbox::Globs, String> {
+        let globs = self.glob.iter().map(|glob| (glob.as_str(), false));
+        let iglobs = self.iglob.iter().map(|glob| (glob.as_str(), true));
+        mimebase::mailbox::Globs::new(globs.chain(iglobs)).map_err(|error| {
+            format!(
+                "{} \"{}\": {}",
+                if self.glob.contains(&error.pattern) {
+                    "--glob"
+                } else {
+                    "--iglob"
+                },
+                escape(&error.pattern),
+                escape(&error.reason)
+            )
+        })
+    }
 }
 
 /// `--max-message-bytes`: how much of any input every command that reads messages reads.
@@ -572,6 +657,9 @@ pub(crate) struct ScanArgs {
     #[arg(long, help_heading = "Input")]
     pub hidden: bool,
 
+    #[command(flatten)]
+    pub globs: GlobArgs,
+
     /// No progress bar and no summary line on stderr; failures are still reported there.
     #[arg(short, long)]
     pub quiet: bool,
@@ -605,6 +693,18 @@ impl Args {
             Command::Rewrite(args) => Some(&args.resolution),
             Command::Scan(args) => Some(&args.resolution),
             Command::Extract(args) => Some(&args.resolution),
+            Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
+        }
+    }
+
+    /// The `--glob` and `--iglob` of the command, if it walks directories.
+    pub fn globs(&self) -> Option<&GlobArgs> {
+        match &self.command {
+            Command::Inspect(args) => Some(&args.inputs.globs),
+            Command::Urls(args) => Some(&args.inputs.globs),
+            Command::Rewrite(args) => Some(&args.walk.globs),
+            Command::Scan(args) => Some(&args.globs),
+            Command::Extract(args) => Some(&args.walk.globs),
             Command::Resolve(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }

@@ -1,4 +1,4 @@
-//! `mimebase extract MESSAGE --dir OUT`: the files of [`mimebase::extract`] written into OUT,
+//! `mimebase extract PATH… --dir OUT`: the files of [`mimebase::extract`] written into OUT,
 //! with `OUT/index.json`; the path of the main page (see [`mimebase::Extracted::root`]: the
 //! main HTML file, else the file of the message's body) on stdout (escaped as all text
 //! output is). Exit code 1 when the message cannot be read (also when a file exists and
@@ -12,6 +12,23 @@
 //! offset `inspect`, `urls` and `scan` name it by), and one line on stdout per message. An
 //! mbox holding one message is extracted into OUT itself, as a file holding one message is. A message that cannot be read or written is named on stderr and
 //! the others are still extracted (exit code 1).
+//!
+//! # Many inputs
+//!
+//! Several PATHs, or one that is a directory, are walked as `scan` walks them (Maildirs,
+//! `--hidden`, `--glob`, `--iglob`), and each file found is extracted as above into a folder
+//! of its own, `OUT/NAME/RELATIVE/`: NAME is the file name of the PATH given (of the directory
+//! it names for `.` or `..`; `NAME~2`, `NAME~3`, … for a later PATH whose name an earlier one
+//! took, so two `inbox` directories stay apart), RELATIVE the file's path below that PATH
+//! (nothing for a file given), so an mbox of several messages gives
+//! `OUT/NAME/RELATIVE/OFFSET/`. The names are those of the files read, never taken from a
+//! message, and made of plain path segments only, so nothing is written outside OUT; they
+//! are the same from one run to the next over the same files (a Maildir message renamed for
+//! its flags gets a new one). One PATH that is not a directory keeps the one-input layout
+//! above: a message straight into OUT. A file found below OUT itself (OUT inside a directory
+//! given) is passed over: it is extracted output, and reading it would write into OUT again.
+//! An input that cannot be read is named on stderr and the others are extracted (exit code
+//! 1); a file that cannot be written stops the run, as for one input.
 //!
 //! Nothing is written outside OUT: every name is a single safe path segment (the library's
 //! rules, checked again here), and each file is written to a new temporary file in OUT then
@@ -38,15 +55,18 @@
 //! `about:` or `blob:` URL is written inert, and every page carries a policy that forbids
 //! network loads ([`mimebase::extract::Network::Offline`]); `--online` keeps URLs on the web.
 
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use mimebase::extract::Network;
-use mimebase::{DiagnosticKind, Extracted};
+use mimebase::scan::Source;
+use mimebase::{DiagnosticKind, Extracted, Options};
 
-use mimebase::mailbox::{Input, Message};
+use mimebase::mailbox::{self, Found, Input, Message, Opened, Roots, Walker};
 
 use super::args::ExtractArgs;
 use super::output::{escape, failure_message, place};
@@ -65,84 +85,82 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         eprintln!("mimebase: {}", escape(&error.to_string()));
         return ExitCode::from(EXIT_USAGE);
     }
-    if args.file == Path::new("-") {
-        super::hint_when_stdin_is_a_terminal();
-    }
-    let mut messages = messages(&args.file, args.limits.max_message_bytes).peekable();
+    let limit = args.limits.max_message_bytes;
+    let run = Run {
+        args,
+        options: &options,
+        network,
+    };
     let mut failed = false;
-    let mut several = false;
-    while let Some(Message { source, input }) = messages.next() {
-        // Known once the second message of an mbox is read: each message then has a
-        // directory of its own, named by its offset.
-        several |= messages.peek().is_some();
-        let dir = match source.offset {
-            Some(offset) if several => args.dir.join(offset.to_string()),
-            _ => args.dir.clone(),
-        };
-        let label = if several {
-            place(&source)
-        } else {
-            escape(&source.path).into_owned()
-        };
-        let raw = match input {
-            Input::Bytes(raw) => raw,
-            Input::Error(kind, message) => {
-                let message = failure_message(kind, &message);
-                eprintln!("mimebase: {label}: {}", escape(&message));
-                failed = true;
-                continue;
-            }
-        };
-        let extracted = mimebase::extract::extract_with(&raw, &options, network);
-        drop(raw);
-        for diagnostic in &extracted.report.diagnostics {
-            if matches!(
-                diagnostic.kind,
-                DiagnosticKind::RewriteSkipped | DiagnosticKind::UnmatchedCid
-            ) {
-                let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
-                eprintln!(
-                    "mimebase: {label}: part {part}: {}",
-                    escape(&diagnostic.message)
-                );
-            }
+    if let [file] = args.files.as_slice()
+        && !fs::metadata(file).is_ok_and(|m| m.is_dir())
+    {
+        if file == Path::new("-") {
+            super::hint_when_stdin_is_a_terminal();
         }
-        match write(&dir, &extracted, args.force) {
-            Ok(()) => {}
-            Err(Failure::Refused(error)) => {
-                eprintln!(
-                    "mimebase: {}: {}",
-                    escape(&dir.display().to_string()),
-                    escape(&error.to_string())
-                );
-                failed = true;
-                continue;
-            }
-            Err(Failure::Write(path, error)) => {
-                let removed = removed_note(write::remove_all());
-                eprintln!(
-                    "mimebase: writing {}: {}{removed}",
-                    escape(&path.display().to_string()),
-                    escape(&error.to_string())
-                );
-                return ExitCode::from(EXIT_USAGE);
-            }
-            Err(Failure::NotADirectory(path)) => {
-                let removed = removed_note(write::remove_all());
-                eprintln!(
-                    "mimebase: {}: not a directory (a file of that name exists){removed}",
-                    escape(&path.display().to_string()),
-                );
-                return ExitCode::from(EXIT_USAGE);
-            }
+        match run.messages(messages(file, limit), &args.dir) {
+            Ok(file_failed) => failed = file_failed,
+            Err(code) => return code,
         }
-        if let Some(root) = &extracted.root {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            let line = escape(&dir.join(root).display().to_string()).into_owned();
-            if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
-                write::keep_all();
-                return write_failed(&error);
+    } else {
+        if args.files.iter().any(|file| file == Path::new("-")) {
+            super::usage_error(
+                Some("extract"),
+                "standard input (-) is extracted alone, not with other inputs",
+            );
+        }
+        let globs = super::globs_or_exit(&args.walk.globs, "extract");
+        let mut claimed = HashSet::new();
+        // OUT as the file system names it, once it exists: the files below it are what this
+        // run (or an earlier one) wrote, not mail, and reading them would write into OUT
+        // again, deeper at each level.
+        let mut own: Option<PathBuf> = None;
+        for root in &args.files {
+            let top = unique(&mut claimed, label(root));
+            let walker = Walker::new(Roots::new(vec![root.clone()], None))
+                .with_hidden(args.walk.hidden)
+                .with_globs(globs.clone());
+            for found in walker {
+                let (path, in_maildir) = match found {
+                    Found::File { path, in_maildir } => (path, in_maildir),
+                    Found::Error { path, error } => {
+                        let source = Source::unknown("").with_path(&path);
+                        eprintln!(
+                            "mimebase: {}: {}",
+                            place(&source),
+                            escape(&error.to_string())
+                        );
+                        failed = true;
+                        continue;
+                    }
+                    Found::DanglingLink { path } => {
+                        let source = Source::unknown("").with_path(&path);
+                        eprintln!(
+                            "mimebase: {}: skipped: a symbolic link to nothing",
+                            place(&source)
+                        );
+                        continue;
+                    }
+                    // Refused above: `-` is not walked with other inputs.
+                    Found::Stdin => continue,
+                };
+                if own.is_none() {
+                    own = fs::canonicalize(&args.dir).ok();
+                }
+                if let Some(own) = &own
+                    && fs::canonicalize(&path).is_ok_and(|real| real.starts_with(own))
+                {
+                    continue;
+                }
+                let dir = folder(&args.dir, &top, root, &path);
+                let messages = match mailbox::open(Found::File { path, in_maildir }, limit) {
+                    Opened::One(message) => Box::new(std::iter::once(message)),
+                    Opened::Many(messages) => messages,
+                };
+                match run.messages(messages, &dir) {
+                    Ok(file_failed) => failed |= file_failed,
+                    Err(code) => return code,
+                }
             }
         }
     }
@@ -152,6 +170,151 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// What every message of a run is extracted with.
+struct Run<'a> {
+    args: &'a ExtractArgs,
+    options: &'a Options,
+    network: Network,
+}
+
+impl Run<'_> {
+    /// Extracts the messages of one input file into `out`: one message into `out` itself, and
+    /// each message of an mbox holding several into `out/OFFSET/`. `Ok(true)` when a message
+    /// could not be read or its files were refused (named on stderr; the others extracted);
+    /// `Err` with the exit code when the run stops (a file that could not be written).
+    fn messages(
+        &self,
+        messages: Box<dyn Iterator<Item = Message> + Send>,
+        out: &Path,
+    ) -> Result<bool, ExitCode> {
+        let mut messages = messages.peekable();
+        let mut failed = false;
+        let mut several = false;
+        while let Some(Message { source, input }) = messages.next() {
+            // Known once the second message of an mbox is read: each message then has a
+            // directory of its own, named by its offset.
+            several |= messages.peek().is_some();
+            let dir = match source.offset {
+                Some(offset) if several => out.join(offset.to_string()),
+                _ => out.to_path_buf(),
+            };
+            let label = if several {
+                place(&source)
+            } else {
+                escape(&source.path).into_owned()
+            };
+            let raw = match input {
+                Input::Bytes(raw) => raw,
+                Input::Error(kind, message) => {
+                    let message = failure_message(kind, &message);
+                    eprintln!("mimebase: {label}: {}", escape(&message));
+                    failed = true;
+                    continue;
+                }
+            };
+            let extracted = mimebase::extract::extract_with(&raw, self.options, self.network);
+            drop(raw);
+            for diagnostic in &extracted.report.diagnostics {
+                if matches!(
+                    diagnostic.kind,
+                    DiagnosticKind::RewriteSkipped | DiagnosticKind::UnmatchedCid
+                ) {
+                    let part = diagnostic.part.as_ref().map_or("", |p| p.as_str());
+                    eprintln!(
+                        "mimebase: {label}: part {part}: {}",
+                        escape(&diagnostic.message)
+                    );
+                }
+            }
+            match write(&dir, &extracted, self.args.force) {
+                Ok(()) => {}
+                Err(Failure::Refused(error)) => {
+                    eprintln!(
+                        "mimebase: {}: {}",
+                        escape(&dir.display().to_string()),
+                        escape(&error.to_string())
+                    );
+                    failed = true;
+                    continue;
+                }
+                Err(Failure::Write(path, error)) => {
+                    let removed = removed_note(write::remove_all());
+                    eprintln!(
+                        "mimebase: writing {}: {}{removed}",
+                        escape(&path.display().to_string()),
+                        escape(&error.to_string())
+                    );
+                    return Err(ExitCode::from(EXIT_USAGE));
+                }
+                Err(Failure::NotADirectory(path)) => {
+                    let removed = removed_note(write::remove_all());
+                    eprintln!(
+                        "mimebase: {}: not a directory (a file of that name exists){removed}",
+                        escape(&path.display().to_string()),
+                    );
+                    return Err(ExitCode::from(EXIT_USAGE));
+                }
+            }
+            if let Some(root) = &extracted.root {
+                let stdout = io::stdout();
+                let mut out = stdout.lock();
+                let line = escape(&dir.join(root).display().to_string()).into_owned();
+                if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                    write::keep_all();
+                    return Err(write_failed(&error));
+                }
+            }
+        }
+        Ok(failed)
+    }
+}
+
+/// The name a path given to `extract` (with several inputs, or a directory) gives its folder
+/// in OUT: its file name, or for a path that has none (`.`, `..`, `/`), that of the directory
+/// it names, or `root`.
+fn label(root: &Path) -> OsString {
+    root.file_name()
+        .map(OsString::from)
+        .or_else(|| {
+            fs::canonicalize(root)
+                .ok()
+                .and_then(|path| path.file_name().map(OsString::from))
+        })
+        .unwrap_or_else(|| OsString::from("root"))
+}
+
+/// `label`, or when an earlier path given took it, `label~2`, `label~3`, … (the first not
+/// taken): two paths with the same file name (`a/inbox`, `b/inbox`) get folders of their own.
+fn unique(claimed: &mut HashSet<OsString>, label: OsString) -> OsString {
+    if claimed.insert(label.clone()) {
+        return label;
+    }
+    // Among claimed.len() + 1 suffixes one is free: each path given claims one name.
+    let tries = claimed.len() as u64 + 2;
+    for n in 2..=tries {
+        let mut candidate = label.clone();
+        candidate.push(format!("~{n}"));
+        if claimed.insert(candidate.clone()) {
+            return candidate;
+        }
+    }
+    label
+}
+
+/// The folder of the messages of the file `path`, found under the path given `root`:
+/// `out/top/RELATIVE`, RELATIVE being its path below `root` (nothing for `root` itself). Only
+/// the names the walk found go into it, so no `..` or root can lead out of `out`.
+fn folder(out: &Path, top: &OsStr, root: &Path, path: &Path) -> PathBuf {
+    let relative = path.strip_prefix(root).unwrap_or(Path::new(""));
+    let mut folder = out.join(top);
+    for component in relative.components() {
+        if let Component::Normal(name) = component {
+            folder.push(name);
+        }
+    }
+    folder
 }
 
 /// A file name that is one plain path segment (no root, no `..`, no separator).

@@ -36,6 +36,9 @@ pub(crate) fn run() -> ExitCode {
     {
         usage_error(Some(args.command.name()), &message);
     }
+    if let Some(globs) = args.globs() {
+        globs_or_exit(globs, args.command.name());
+    }
     match &args.command {
         Command::Inspect(inspect) => {
             // `-o -` is stdout, as `-` is for inputs.
@@ -71,8 +74,14 @@ pub(crate) fn run() -> ExitCode {
                 // As grep: names are shown when there can be more than one input file.
                 let several =
                     urls.inputs.files.len() > 1 || urls.inputs.files.iter().any(|f| f.is_dir());
+                // `--fields` names its columns: the name comes first only when asked for (`-H`).
+                let with_filename = if urls.fields.is_empty() {
+                    urls.with_filename || (several && !urls.no_filename)
+                } else {
+                    urls.with_filename
+                };
                 output::Printer::Urls {
-                    with_filename: urls.with_filename || (several && !urls.no_filename),
+                    with_filename,
                     terminator: if urls.null { b'\0' } else { b'\n' },
                     fields: urls.fields.clone(),
                     base_decided_only: urls.base_decided,
@@ -171,7 +180,10 @@ fn print_inputs(
     if files.iter().any(|file| file == Path::new("-")) {
         hint_when_stdin_is_a_terminal();
     }
-    let walker = Walker::new(Roots::new(files.to_vec(), None)).with_hidden(inputs.hidden);
+    let walker = Walker::new(Roots::new(files.to_vec(), None))
+        .with_hidden(inputs.hidden)
+        // Read, and checked, before the command ran (see `run`).
+        .with_globs(inputs.globs.globs().unwrap_or_default());
     for message in Messages::new(walker, limit) {
         let Message { source, input } = message;
         let offset = output::mbox_offset(&source);
@@ -197,6 +209,14 @@ fn print_inputs(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The globs of `--glob` and `--iglob`; a glob that cannot be read ends the process with a
+/// usage error naming it (exit code 2), before any input is read.
+pub(crate) fn globs_or_exit(globs: &args::GlobArgs, command: &str) -> mailbox::Globs {
+    globs
+        .globs()
+        .unwrap_or_else(|message| usage_error(Some(command), &message))
 }
 
 /// Says on stderr, when standard input is a terminal, that the command waits for a message

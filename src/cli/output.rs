@@ -402,7 +402,8 @@ fn url_json(
 /// break inside one cannot be mistaken for a separator.
 /// One line of `mimebase urls`: `resolved<TAB>reference`, after the input's name (and the
 /// offset of an mbox message's `From ` line) when `with_filename`; or, with `fields`, those
-/// columns of the record, tab-separated, each escaped and empty when it has no value.
+/// columns of the record, tab-separated, each escaped and empty when it has no value (after
+/// the same name when `with_filename`).
 fn url_line(
     out: &mut dyn Write,
     (name, offset): (Name<'_>, Option<u64>),
@@ -411,6 +412,12 @@ fn url_line(
     terminator: u8,
     url: &UrlRecord,
 ) -> io::Result<()> {
+    if with_filename {
+        match offset {
+            Some(offset) => write!(out, "{}:{offset}\t", name.escaped())?,
+            None => write!(out, "{}\t", name.escaped())?,
+        }
+    }
     if !fields.is_empty() {
         for (i, field) in fields.iter().enumerate() {
             if i > 0 {
@@ -456,12 +463,6 @@ fn url_line(
             out.write_all(text.as_bytes())?;
         }
         return out.write_all(&[terminator]);
-    }
-    if with_filename {
-        match offset {
-            Some(offset) => write!(out, "{}:{offset}\t", name.escaped())?,
-            None => write!(out, "{}\t", name.escaped())?,
-        }
     }
     write!(
         out,

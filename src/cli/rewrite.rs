@@ -5,6 +5,9 @@
 //! through a file that is not regular, `--in-place` refuses one, and a signal removes the
 //! temporary file).
 //!
+//! With `--in-place`, several inputs, directories and Maildirs are walked as `scan` walks
+//! them, and each file found goes through the one-input code ([`run`]).
+//!
 //! # An mbox
 //!
 //! An input that starts with `From ` is an mbox (the rule of [`mailbox::is_mbox`], which
@@ -58,18 +61,95 @@ use std::process::ExitCode;
 
 #[cfg(unix)]
 use mimebase::mailbox::lock::LockError;
-use mimebase::mailbox::{self, Input, Mbox, Message, Stream};
+use mimebase::mailbox::{self, Found, Input, Mbox, Message, Roots, Stream, Walker};
 use mimebase::scan::{Compression, ScanErrorKind, Source};
 use mimebase::{DiagnosticKind, Options, Report};
 
 use super::args::RewriteArgs;
-use super::output::{escape, failure_message, place};
+use super::output::{Name, escape, failure_message, place};
 use super::write::{self, Destination, Output, Temporary};
 use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed};
 
-/// Runs `mimebase rewrite`.
+/// Runs `mimebase rewrite`: one input (a file that is not a directory, or standard input) as
+/// [`run_one`] rewrites it; with several inputs, or a directory, `--in-place` is required and
+/// every file the walk finds (as `scan` walks, with `--hidden`, `--glob` and `--iglob`) is
+/// rewritten in place by [`run_one`], so byte for byte as `rewrite --in-place FILE` rewrites
+/// it alone (an mbox whole, locked; a Maildir message under its own name). A file that cannot
+/// be read or is not written back (it changed, or went away), and one that is not a regular
+/// file, is named on stderr and the next is rewritten (exit code 1 at the end); a file that
+/// cannot be written (a full disk) stops the run there (exit code 2), the files rewritten
+/// before it kept, as each one is complete.
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
-    let reads_stdin = args.file == Path::new("-");
+    if let [file] = args.files.as_slice()
+        && !std::fs::metadata(file).is_ok_and(|m| m.is_dir())
+    {
+        return run_one(args, file);
+    }
+    if !args.in_place {
+        usage_error(
+            Some("rewrite"),
+            "several inputs, or a directory, are rewritten with --in-place only (standard \
+             output and -o take one message)",
+        );
+    }
+    if args.files.iter().any(|file| file == Path::new("-")) {
+        usage_error(
+            Some("rewrite"),
+            "--in-place needs a FILE: standard input cannot be replaced",
+        );
+    }
+    if let Err(error) = write::remove_on_signal() {
+        eprintln!("mimebase: {}", escape(&error.to_string()));
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let globs = super::globs_or_exit(&args.walk.globs, "rewrite");
+    let walker = Walker::new(Roots::new(args.files.clone(), None))
+        .with_hidden(args.walk.hidden)
+        .with_globs(globs);
+    let mut worst = ExitCode::SUCCESS;
+    for found in walker {
+        let code = match found {
+            Found::File { path, .. } => match std::fs::metadata(&path) {
+                Ok(metadata) if !metadata.is_file() => {
+                    let source = Source::unknown("").with_path(&path);
+                    input_failed(
+                        &source,
+                        &format!(
+                            "{}: --in-place replaces only a regular file; skipped",
+                            write::kind_of(&metadata)
+                        ),
+                    )
+                }
+                _ => run_one(args, &path),
+            },
+            Found::Error { path, error } => {
+                input_failed(&Source::unknown("").with_path(&path), &error.to_string())
+            }
+            Found::DanglingLink { path } => {
+                let source = Source::unknown("").with_path(&path);
+                let name = Name::of(&source);
+                eprintln!(
+                    "mimebase: {}: skipped: a symbolic link to nothing",
+                    name.escaped()
+                );
+                ExitCode::SUCCESS
+            }
+            // Refused above: `-` is not walked.
+            Found::Stdin => ExitCode::from(EXIT_USAGE),
+        };
+        if code == ExitCode::from(EXIT_USAGE) {
+            return code;
+        }
+        if code != ExitCode::SUCCESS {
+            worst = code;
+        }
+    }
+    worst
+}
+
+/// Rewrites the one input `file` (`-`: standard input), as `mimebase rewrite FILE` does.
+fn run_one(args: &RewriteArgs, file: &Path) -> ExitCode {
+    let reads_stdin = file == Path::new("-");
     if args.in_place && reads_stdin {
         usage_error(
             Some("rewrite"),
@@ -77,14 +157,14 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
         );
     }
     if args.in_place
-        && let Ok(metadata) = std::fs::metadata(&args.file)
+        && let Ok(metadata) = std::fs::metadata(file)
         && !metadata.is_file()
     {
         // As `sed -i` refuses it, but before opening it: a FIFO would wait for a writer.
         eprintln!(
             "mimebase: {}: {}: --in-place replaces only a regular file; nothing written \
              (use -o to write through it)",
-            escape(&args.file.display().to_string()),
+            escape(&file.display().to_string()),
             write::kind_of(&metadata)
         );
         return ExitCode::from(EXIT_USAGE);
@@ -96,18 +176,18 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     #[cfg(unix)]
-    if args.in_place && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()) {
-        return in_place::run(args);
+    if args.in_place && std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+        return in_place::run(args, file);
     }
-    let name = args.file.display().to_string();
+    let name = file.display().to_string();
     if reads_stdin {
         super::hint_when_stdin_is_a_terminal();
-        return rewrite_from(args, io::stdin(), None, None);
+        return rewrite_from(args, file, io::stdin(), None, None);
     }
-    match File::open(&args.file).and_then(|file| Ok((file.metadata()?, file))) {
-        Ok((metadata, file)) => {
+    match File::open(file).and_then(|opened| Ok((opened.metadata()?, opened))) {
+        Ok((metadata, opened)) => {
             let size = metadata.is_file().then_some(metadata.len());
-            rewrite_from(args, file, size, None)
+            rewrite_from(args, file, opened, size, None)
         }
         Err(error) => input_failed(&Source::unknown(name), &error.to_string()),
     }
@@ -119,11 +199,12 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
 /// an mbox streams, one message at a time.
 fn rewrite_from<R: Read>(
     args: &RewriteArgs,
+    file: &Path,
     mut reader: R,
     size: Option<u64>,
     guard: Option<&Guard<'_>>,
 ) -> ExitCode {
-    let name = args.file.display().to_string();
+    let name = file.display().to_string();
     let limit = args.limits.max_message_bytes;
     if let Some(size) = size.filter(|&size| size > limit) {
         let mut head = Vec::with_capacity(mailbox::MBOX_HEAD_BYTES);
@@ -139,19 +220,24 @@ fn rewrite_from<R: Read>(
             };
             return input_failed(&source, &failure_message(kind, &message));
         }
-        return rewrite_stream(args, io::Cursor::new(head).chain(reader), guard);
+        return rewrite_stream(args, file, io::Cursor::new(head).chain(reader), guard);
     }
-    rewrite_stream(args, reader, guard)
+    rewrite_stream(args, file, reader, guard)
 }
 
 /// Rewrites what `reader` reads from its start, as [`rewrite_from`] does.
-fn rewrite_stream<R: Read>(args: &RewriteArgs, reader: R, guard: Option<&Guard<'_>>) -> ExitCode {
+fn rewrite_stream<R: Read>(
+    args: &RewriteArgs,
+    file: &Path,
+    reader: R,
+    guard: Option<&Guard<'_>>,
+) -> ExitCode {
     let options = args.resolution.options();
-    let name = args.file.display().to_string();
+    let name = file.display().to_string();
     let limit = args.limits.max_message_bytes;
     match mailbox::open_stream(name, reader, limit) {
-        Stream::One(message) => rewrite_one(args, message, &options, guard),
-        Stream::Mbox(mbox) => rewrite_mbox(args, mbox.with_unquoting(false), &options, guard),
+        Stream::One(message) => rewrite_one(args, file, message, &options, guard),
+        Stream::Mbox(mbox) => rewrite_mbox(args, file, mbox.with_unquoting(false), &options, guard),
     }
 }
 
@@ -200,10 +286,10 @@ mod in_place {
 
     /// `--in-place` on a regular file: an mbox locked, any file checked unchanged before the
     /// rename, and read and rewritten again when it changed.
-    pub(super) fn run(args: &RewriteArgs) -> ExitCode {
-        let source = Source::unknown(args.file.display().to_string());
+    pub(super) fn run(args: &RewriteArgs, file: &Path) -> ExitCode {
+        let source = Source::unknown(file.display().to_string());
         // The file a symbolic link names is the one replaced, and the one locked.
-        let path = match std::fs::canonicalize(&args.file) {
+        let path = match std::fs::canonicalize(file) {
             Ok(path) => path,
             Err(error) => return input_failed(&source, &error.to_string()),
         };
@@ -235,8 +321,8 @@ mod in_place {
             // `locked` removes it, so that a signal then cannot remove another's.
             let _dotlock = write::Registration::dotlock_of(&path);
             for _ in 0..ATTEMPTS {
-                let mut file = locked.file();
-                if let Err(error) = file.seek(SeekFrom::Start(0)) {
+                let mut reader = locked.file();
+                if let Err(error) = reader.seek(SeekFrom::Start(0)) {
                     return input_failed(&source, &error.to_string());
                 }
                 let check = || locked.check_unchanged();
@@ -246,7 +332,7 @@ mod in_place {
                     changed: Cell::new(false),
                 };
                 let size = guard.file.metadata().ok().map(|m| m.len());
-                let code = rewrite_from(args, file, size, Some(&guard));
+                let code = rewrite_from(args, file, reader, size, Some(&guard));
                 if !guard.changed.get() {
                     return code;
                 }
@@ -268,7 +354,7 @@ mod in_place {
                     changed: Cell::new(false),
                 };
                 let size = guard.file.metadata().ok().map(|m| m.len());
-                let code = rewrite_from(args, opened.file(), size, Some(&guard));
+                let code = rewrite_from(args, file, opened.file(), size, Some(&guard));
                 if !guard.changed.get() {
                     return code;
                 }
@@ -309,19 +395,17 @@ fn report_skipped(source: &Source, report: &Report) {
 }
 
 /// Where the output goes: stdout, or the file `-o` or `--in-place` names.
-fn target(args: &RewriteArgs) -> Result<Option<PathBuf>, io::Error> {
+fn target(args: &RewriteArgs, file: &Path) -> Result<Option<PathBuf>, io::Error> {
     if args.in_place {
         // Follow a symbolic link, so that the file it names is replaced, not the link.
-        std::fs::canonicalize(&args.file)
-            .map(Some)
-            .map_err(|error| {
-                if error.kind() == io::ErrorKind::NotFound {
-                    // Read, then moved (a Maildir message from `new/` to `cur/`): not recreated.
-                    io::Error::other(format!("{}; not written back", LockError::Gone))
-                } else {
-                    error
-                }
-            })
+        std::fs::canonicalize(file).map(Some).map_err(|error| {
+            if error.kind() == io::ErrorKind::NotFound {
+                // Read, then moved (a Maildir message from `new/` to `cur/`): not recreated.
+                io::Error::other(format!("{}; not written back", LockError::Gone))
+            } else {
+                error
+            }
+        })
     } else {
         Ok(args.output.clone())
     }
@@ -354,6 +438,7 @@ fn output_failed(path: &Path, error: &io::Error) -> ExitCode {
 /// A file that is one message (or standard input holding one).
 fn rewrite_one(
     args: &RewriteArgs,
+    file: &Path,
     message: Message,
     options: &Options,
     guard: Option<&Guard<'_>>,
@@ -371,14 +456,14 @@ fn rewrite_one(
         return ExitCode::SUCCESS;
     }
     drop(raw);
-    let path = match target(args) {
+    let path = match target(args, file) {
         Ok(None) => return write_all(&rewritten.message),
         Ok(Some(path)) => path,
         Err(error) => return input_failed(&source, &error.to_string()),
     };
-    let written = open_output(args, &path).and_then(|mut file| {
-        file.out().write_all(&rewritten.message)?;
-        file.commit(|| checked(guard))
+    let written = open_output(args, &path).and_then(|mut output| {
+        output.out().write_all(&rewritten.message)?;
+        output.commit(|| checked(guard))
     });
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -421,12 +506,13 @@ impl From<io::Error> for Failure {
 /// An mbox: every message rewritten, to stdout or to a file written whole.
 fn rewrite_mbox<R: Read>(
     args: &RewriteArgs,
+    file: &Path,
     mbox: Mbox<R>,
     options: &Options,
     guard: Option<&Guard<'_>>,
 ) -> ExitCode {
-    let name = args.file.display().to_string();
-    let path = match target(args) {
+    let name = file.display().to_string();
+    let path = match target(args, file) {
         Ok(path) => path,
         Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
     };
@@ -436,10 +522,10 @@ fn rewrite_mbox<R: Read>(
     // and closed again: that would release its `fcntl` lock), or the file opened again.
     let reopened = match guard {
         Some(_) => None,
-        None => (args.file != Path::new("-")
+        None => (file != Path::new("-")
             && mbox.compression().is_none()
-            && std::fs::metadata(&args.file).is_ok_and(|m| m.is_file()))
-        .then(|| File::open(&args.file).ok())
+            && std::fs::metadata(file).is_ok_and(|m| m.is_file()))
+        .then(|| File::open(file).ok())
         .flatten(),
     };
     let input_file = guard.map(|g| g.file).or(reopened.as_ref());
@@ -463,11 +549,11 @@ fn rewrite_mbox<R: Read>(
             }
         }
         Some(path) => {
-            let mut file = match open_output(args, &path) {
-                Ok(file) => file,
+            let mut output = match open_output(args, &path) {
+                Ok(output) => output,
                 Err(error) => return output_failed(&path, &error),
             };
-            match write_mbox(mbox, input_file, options, file.out()) {
+            match write_mbox(mbox, input_file, options, output.out()) {
                 Err(Failure::Input(source, message)) => {
                     eprintln!(
                         "mimebase: {}: {}; nothing written to {}",
@@ -480,7 +566,7 @@ fn rewrite_mbox<R: Read>(
                 Err(Failure::Output(error)) => output_failed(&path, &error),
                 // `--in-place` leaves a file in which nothing changed untouched.
                 Ok(written) if args.in_place && !written.changed => exit(&written),
-                Ok(written) => match file.commit(|| checked(guard)) {
+                Ok(written) => match output.commit(|| checked(guard)) {
                     Ok(()) => exit(&written),
                     Err(error) => output_failed(&path, &error),
                 },

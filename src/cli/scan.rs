@@ -32,7 +32,10 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             args.paths_from.as_deref().map(|p| (p, separator)),
         )
     };
-    let walker = Walker::new(roots()).with_hidden(args.hidden);
+    let globs = super::globs_or_exit(&args.globs, "scan");
+    let walker = Walker::new(roots())
+        .with_hidden(args.hidden)
+        .with_globs(globs.clone());
 
     let progress = Progress::new(!args.quiet);
     // Counting walks the inputs a second time: a path list can be read twice only when it is
@@ -42,7 +45,11 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             list != Path::new("-") && list.metadata().is_ok_and(|m| m.is_file())
         });
     if countable {
-        progress.count_total(Walker::new(roots()).with_hidden(args.hidden));
+        progress.count_total(
+            Walker::new(roots())
+                .with_hidden(args.hidden)
+                .with_globs(globs),
+        );
     }
     let mut sink = Sink {
         out: Output::new(),

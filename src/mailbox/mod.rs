@@ -23,7 +23,8 @@
 //! - [`Roots`]: the paths to read (given, then read from a list of paths).
 //! - [`Walker`]: every file under them, depth first, in byte order of names; a Maildir
 //!   (`cur/` and `new/`, never `tmp/`, then its Maildir++ subfolders) in the order of
-//!   the Maildir specification's delivery states.
+//!   the Maildir specification's delivery states; with [`Globs`], only the files that
+//!   ripgrep-style include and exclude patterns admit (`--glob`, `--iglob`).
 //! - [`open`]: a found path becomes one [`Message`], or, for an mbox file, an iterator of them.
 //! - [`Messages`]: the two above chained, every message of every file in order.
 //! - [`Mbox`]: the messages of an mbox stream, read one line at a time from any [`Read`].
@@ -66,7 +67,7 @@ pub use compressed::{DECODER_MEMORY, Decoded};
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};
-pub use walk::{Found, Roots, Walker};
+pub use walk::{Found, GlobError, Globs, Roots, Walker};
 
 use crate::report::{ScanErrorKind, Source};
 

@@ -1,10 +1,13 @@
 //! Finding the files to read: the roots (the paths given, then those of a list read as the
 //! walk goes), and the depth-first walk below them, with Maildir's rules (`cur/` and `new/`,
-//! never `tmp/`, then Maildir++ folders) and hidden names passed over.
+//! never `tmp/`, then Maildir++ folders), hidden names passed over, and include and exclude
+//! [`Globs`].
 
 use std::fs::{self, File, FileType};
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// The paths to read: those given, then those read from a list of paths (as `mimebase scan
 /// --paths-from` names one). Yields `Err(Found::Error)` for a list that cannot be opened or
@@ -178,6 +181,9 @@ pub struct Walker {
     roots: Roots,
     stack: Vec<Pending>,
     hidden: bool,
+    globs: Globs,
+    /// The root being walked: the paths below it are matched against `globs` relative to it.
+    root: PathBuf,
 }
 
 impl Walker {
@@ -188,7 +194,31 @@ impl Walker {
             roots,
             stack: Vec::new(),
             hidden: false,
+            globs: Globs::default(),
+            root: PathBuf::new(),
         }
+    }
+
+    /// With `globs`, the files and directories found inside the roots are walked only when
+    /// [`Globs::admits`] them, matched by their path relative to the root they were found in
+    /// (`sub/a.eml` for `ROOT/sub/a.eml`, `cur/1700000000.M1P2.host:2,S` for a Maildir
+    /// message); a directory excluded is not entered. A root itself is walked whatever its
+    /// name, as ripgrep searches a file it is given.
+    ///
+    /// ### Default
+    ///
+    /// No globs: every file is walked (hidden names aside, see [`Walker::with_hidden`]).
+    pub fn with_globs(mut self, globs: Globs) -> Self {
+        self.globs = globs;
+        self
+    }
+
+    /// True when `path`, found below the current root, is walked by the globs.
+    fn admitted(&self, path: &Path, is_dir: bool) -> bool {
+        self.globs.is_empty()
+            || self
+                .globs
+                .admits(path.strip_prefix(&self.root).unwrap_or(path), is_dir)
     }
 
     /// With `true`, files and directories whose names begin with `.` are walked too.
@@ -214,20 +244,32 @@ impl Walker {
             for (path, file_type) in entries.into_iter().rev() {
                 let name = path.file_name().and_then(|name| name.to_str());
                 let reserved = matches!(name, Some("cur" | "new" | "tmp"));
-                if file_type.is_dir() && !reserved && is_maildir(&path) {
+                if file_type.is_dir()
+                    && !reserved
+                    && is_maildir(&path)
+                    && self.admitted(&path, true)
+                {
                     self.stack.push(Pending::Entry(path, file_type));
                 }
             }
-            self.stack.push(Pending::MaildirMessages(dir.join("new")));
-            self.stack.push(Pending::MaildirMessages(dir.join("cur")));
+            for folder in ["new", "cur"] {
+                let path = dir.join(folder);
+                if self.admitted(&path, true) {
+                    self.stack.push(Pending::MaildirMessages(path));
+                }
+            }
         } else {
-            self.stack.extend(
-                entries
-                    .into_iter()
-                    .rev()
-                    .filter(|(path, _)| self.hidden || !is_hidden(path))
-                    .map(|(path, file_type)| Pending::Entry(path, file_type)),
-            );
+            let pending: Vec<Pending> = entries
+                .into_iter()
+                .rev()
+                .filter(|(path, _)| self.hidden || !is_hidden(path))
+                .filter(|(path, file_type)| {
+                    // A symbolic link is matched as a file: the walk follows links to files only.
+                    self.admitted(path, file_type.is_dir())
+                })
+                .map(|(path, file_type)| Pending::Entry(path, file_type))
+                .collect();
+            self.stack.extend(pending);
         }
         None
     }
@@ -241,7 +283,10 @@ impl Iterator for Walker {
             let pending = match self.stack.pop() {
                 Some(pending) => pending,
                 None => match self.roots.next()? {
-                    Ok(path) => Pending::Named(path),
+                    Ok(path) => {
+                        self.root.clone_from(&path);
+                        Pending::Named(path)
+                    }
                     Err(found) => return Some(found),
                 },
             };
@@ -289,8 +334,8 @@ impl Iterator for Walker {
                 }
                 Pending::MaildirMessages(dir) => match list(&dir) {
                     Err(error) => return Some(Found::Error { path: dir, error }),
-                    Ok(entries) => self.stack.extend(
-                        entries
+                    Ok(entries) => {
+                        let pending: Vec<Pending> = entries
                             .into_iter()
                             .rev()
                             .filter(|(path, file_type)| {
@@ -298,9 +343,12 @@ impl Iterator for Walker {
                                     && !path
                                         .file_name()
                                         .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+                                    && self.admitted(path, false)
                             })
-                            .map(|(path, _)| Pending::MaildirFile(path)),
-                    ),
+                            .map(|(path, _)| Pending::MaildirFile(path))
+                            .collect();
+                        self.stack.extend(pending);
+                    }
                 },
                 Pending::MaildirFile(path) => {
                     return Some(Found::File {
@@ -333,4 +381,230 @@ fn is_hidden(path: &Path) -> bool {
 
 fn is_maildir(dir: &Path) -> bool {
     dir.join("cur").is_dir() && dir.join("new").is_dir()
+}
+
+/// Include and exclude patterns for the files found in directories, read as ripgrep reads its
+/// `--glob` and `--iglob` patterns (each one line of a `.gitignore` file, `!` inverted):
+///
+/// - a pattern selects the paths it matches; one that begins with `!` excludes them;
+/// - when there is any pattern without `!`, a file that none matches is excluded (a
+///   directory that none matches is still entered: files inside it may match);
+/// - the last pattern that matches a path decides for it;
+/// - a pattern without `/` matches the file name at any depth (`*.eml`); one with a `/`
+///   matches the whole path relative to the root walked (`cur/*`), from its start when it
+///   begins with `/`; one that ends with `/` matches directories only;
+/// - `*` and `?` match no `/`, `**` matches any number of directories, `[…]` and `{a,b}`
+///   as in the `globset` crate's syntax (`\` escapes the next character).
+///
+/// Two differences from ripgrep: a path is matched relative to the root it was found
+/// in, where ripgrep matches it relative to the current directory (they agree on patterns
+/// without a `/`, and for a root `.`); and a pattern is taken as it is written (ripgrep
+/// ignores one beginning with `#` and trims trailing spaces, as a `.gitignore` line).
+/// Matched on a path's bytes, so a name that is not UTF-8 can be matched too.
+///
+/// The globs are the `globset` crate's, the matcher ripgrep is built on; what is written here
+/// is the reading of a pattern as a `.gitignore` line (`!`, a leading or trailing `/`, the
+/// implied `**/`), a few lines that follow ripgrep's `ignore` crate. That crate's
+/// `overrides` module does the same, but would bring its directory walker and its thread
+/// pool (`walkdir`, `crossbeam`) into every library user's build for those few lines, and
+/// matches relative to one directory where the walk has a root per path given.
+#[derive(Debug, Clone)]
+pub struct Globs {
+    set: GlobSet,
+    /// For each pattern of `set`, in order: it excludes, and it matches directories only.
+    rules: Vec<(bool, bool)>,
+    /// How many patterns select (have no `!`).
+    selecting: usize,
+}
+
+impl Default for Globs {
+    fn default() -> Self {
+        Globs {
+            set: GlobSet::empty(),
+            rules: Vec::new(),
+            selecting: 0,
+        }
+    }
+}
+
+/// A pattern that is not a glob, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad glob \"{pattern}\": {reason}")]
+pub struct GlobError {
+    /// The pattern, as given.
+    pub pattern: String,
+    /// Why it is not a glob (the `globset` crate's sentence).
+    pub reason: String,
+}
+
+impl Globs {
+    /// The patterns, in order, each with `true` when it is matched without regard to ASCII
+    /// and Unicode case (ripgrep's `--iglob`). ripgrep takes every `--glob` before every
+    /// `--iglob` whatever their order on the command line; a caller that wants its behaviour
+    /// passes them in that order.
+    ///
+    /// # Errors
+    ///
+    /// The first pattern that is not a glob (an unclosed `[` or `{`, a `**` inside a name
+    /// such as `a**b`), or an empty one.
+    pub fn new<'a>(patterns: impl IntoIterator<Item = (&'a str, bool)>) -> Result<Self, GlobError> {
+        let mut set = GlobSetBuilder::new();
+        let mut rules = Vec::new();
+        let mut selecting = 0;
+        for (pattern, case_insensitive) in patterns {
+            let bad = |reason: String| GlobError {
+                pattern: pattern.to_owned(),
+                reason,
+            };
+            let (exclude, rest) = match pattern.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, pattern),
+            };
+            let (anchored, rest) = match rest.strip_prefix('/') {
+                Some(rest) => (true, rest),
+                None => (false, rest),
+            };
+            let (only_dir, rest) = match rest.strip_suffix('/') {
+                // `\/` at the end: an escaped slash, of which ripgrep drops the escape.
+                Some(rest) => (true, rest.strip_suffix('\\').unwrap_or(rest)),
+                None => (false, rest),
+            };
+            if rest.is_empty() {
+                return Err(bad("an empty pattern matches nothing".to_owned()));
+            }
+            let mut glob = if anchored || rest.contains('/') || rest.starts_with("**/") {
+                rest.to_owned()
+            } else {
+                format!("**/{rest}")
+            };
+            // `dir/**` matches what is inside `dir`, not `dir` itself.
+            if glob.ends_with("/**") {
+                glob.push_str("/*");
+            }
+            let glob = GlobBuilder::new(&glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .case_insensitive(case_insensitive)
+                .build()
+                .map_err(|error| bad(error.kind().to_string()))?;
+            set.add(glob);
+            rules.push((exclude, only_dir));
+            selecting += usize::from(!exclude);
+        }
+        let set = set.build().map_err(|error| GlobError {
+            pattern: error.glob().unwrap_or_default().to_owned(),
+            reason: error.kind().to_string(),
+        })?;
+        Ok(Globs {
+            set,
+            rules,
+            selecting,
+        })
+    }
+
+    /// True when there is no pattern: everything is admitted.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// True when the file (or, with `is_dir`, the directory) at `path`, relative to the root
+    /// walked, is walked: see [`Globs`] for the rules.
+    pub fn admits(&self, path: &Path, is_dir: bool) -> bool {
+        if self.is_empty() {
+            return true;
+        }
+        let decided = self
+            .set
+            .matches(path)
+            .into_iter()
+            .rev()
+            .filter_map(|index| self.rules.get(index))
+            .find(|(_, only_dir)| is_dir || !only_dir);
+        match decided {
+            Some((exclude, _)) => !exclude,
+            None => is_dir || self.selecting == 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn globs(patterns: &[&str]) -> Globs {
+        Globs::new(patterns.iter().map(|p| (*p, false))).unwrap()
+    }
+
+    fn admits(globs: &Globs, path: &str, is_dir: bool) -> bool {
+        globs.admits(Path::new(path), is_dir)
+    }
+
+    // The expectations of the tests of ripgrep's `ignore::overrides` (crates/ignore/src/
+    // overrides.rs), whose semantics these follow: whitelisted or unmatched-but-allowed is
+    // admitted, ignored is not.
+    #[test]
+    fn as_ripgrep_overrides() {
+        let g = globs(&["*.foo", "!*.bar"]);
+        assert!(admits(&g, "a.foo", false));
+        assert!(admits(&g, "a.foo", true));
+        assert!(!admits(&g, "a.rs", false));
+        assert!(admits(&g, "a.rs", true));
+        assert!(!admits(&g, "a.bar", false));
+        assert!(!admits(&g, "a.bar", true));
+
+        let g = globs(&["!*.bar"]);
+        assert!(admits(&g, "a.rs", false));
+        assert!(admits(&g, "a.rs", true));
+        assert!(!admits(&g, "a.bar", false));
+        assert!(!admits(&g, "a.bar", true));
+
+        let g = globs(&["*.foo", "!*.bar.foo"]);
+        assert!(admits(&g, "a.foo", false));
+        assert!(!admits(&g, "a.baz", false));
+        assert!(!admits(&g, "a.bar.foo", false));
+
+        let g = globs(&["/foo", "bar/*.rs", "baz/**"]);
+        assert!(admits(&g, "bar/lib.rs", false));
+        assert!(!admits(&g, "bar/wat/lib.rs", false));
+        assert!(!admits(&g, "wat/bar/lib.rs", false));
+        assert!(admits(&g, "foo", false));
+        assert!(!admits(&g, "wat/foo", false));
+        assert!(!admits(&g, "baz", false));
+        assert!(admits(&g, "baz/a", false));
+        assert!(admits(&g, "baz/a/b", false));
+
+        let g = globs(&["*.rs"]);
+        assert!(admits(&g, "foo.rs", false));
+        assert!(!admits(&g, "foo.c", false));
+        assert!(!admits(&g, "foo", false));
+        assert!(admits(&g, "foo", true));
+        assert!(admits(&g, "src/foo.rs", false));
+        assert!(!admits(&g, "src/foo.c", false));
+        assert!(admits(&g, "src/foo", true));
+
+        let g = Globs::new([("*.html", true)]).unwrap();
+        assert!(admits(&g, "foo.html", false));
+        assert!(admits(&g, "foo.HTML", false));
+        assert!(!admits(&g, "foo.htm", false));
+        assert!(!admits(&g, "foo.HTM", false));
+        let g = globs(&["*.html"]);
+        assert!(!admits(&g, "foo.HTML", false));
+    }
+
+    #[test]
+    fn directories_only_and_no_patterns() {
+        let g = globs(&["!archive/"]);
+        assert!(!admits(&g, "archive", true));
+        assert!(admits(&g, "archive", false));
+        assert!(admits(&Globs::default(), "anything", false));
+    }
+
+    #[test]
+    fn bad_globs_are_named() {
+        for bad in ["[a", "a{b", "", "!", "/"] {
+            let error = Globs::new([(bad, false)]).unwrap_err();
+            assert_eq!(error.pattern, bad);
+            assert!(error.to_string().starts_with("bad glob"), "{error}");
+        }
+    }
 }

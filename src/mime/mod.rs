@@ -328,6 +328,15 @@ fn read_entity(
             message,
         });
     };
+    if pending.kind == EntityKind::Message && pending.range.is_empty() {
+        // Nothing to show: a file truncated to nothing, or a mail store's placeholder. Said,
+        // so that an empty tree is not taken for a message without links.
+        diagnose(
+            diagnostics,
+            DiagnosticKind::NoHeader,
+            "the message is empty (0 bytes)".to_owned(),
+        );
+    }
     match block.problem {
         Some(header::HeaderProblem::NoHeader) if pending.kind == EntityKind::Message => diagnose(
             diagnostics,

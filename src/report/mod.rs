@@ -405,7 +405,8 @@ pub struct HtmlText {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DiagnosticKind {
-    /// The entity has no header block: its first line is not a header field.
+    /// The entity has no header block: its first line is not a header field, or a message
+    /// (the root or an encapsulated one) is empty, 0 bytes.
     NoHeader,
     /// A line inside the header block is not a header field: it is skipped (with the
     /// continuation lines after it), and the fields after it are read, as GMime and MimeKit

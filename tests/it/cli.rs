@@ -1074,6 +1074,18 @@ fn urls_fields_are_the_json_records_columns() {
     let sample = sample.to_str().unwrap();
     let refused = mimebase(&["urls", "--fields", "part", "--json", sample], b"");
     assert_eq!(refused.status.code(), Some(2));
+    // `-H` puts the input's name first, as it does before `resolved<TAB>reference`.
+    let bare = mimebase(&["urls", "--fields", "resolved,part", sample], b"");
+    let named = mimebase(&["urls", "-H", "--fields", "resolved,part", sample], b"");
+    assert!(bare.status.success() && named.status.success());
+    let bare = String::from_utf8(bare.stdout).unwrap();
+    let named = String::from_utf8(named.stdout).unwrap();
+    assert!(!bare.is_empty());
+    let expected: String = bare
+        .lines()
+        .map(|line| format!("{sample}\t{line}\n"))
+        .collect();
+    assert_eq!(named, expected);
 }
 
 /// `inspect` says of each base that does not apply that it is ignored, and why; `--json`

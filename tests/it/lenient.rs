@@ -243,3 +243,20 @@ fn megabytes_of_header_fields_do_not_hide_the_content_type() {
         assert_eq!(urls, ["http://x.example/"], "{resolver:?}");
     }
 }
+
+#[test]
+fn an_empty_message_says_it_is_empty() {
+    let report = analyze(b"", &Options::new());
+    assert_eq!(kinds(&report), vec![DiagnosticKind::NoHeader]);
+    assert_eq!(
+        report.diagnostics[0].message,
+        "the message is empty (0 bytes)"
+    );
+    // An empty encapsulated message is said to be empty too; a message with a header and an
+    // empty body is not.
+    let outer = b"Content-Type: message/rfc822\r\n\r\n";
+    let report = analyze(outer, &Options::new());
+    assert_eq!(kinds(&report), vec![DiagnosticKind::NoHeader]);
+    let report = analyze(b"Subject: x\r\n\r\n", &Options::new());
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+}

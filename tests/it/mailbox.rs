@@ -504,3 +504,58 @@ fn rewrite_keeps_the_byte_order_mark_of_an_mbox() {
         .replace("\"two.html\"", "\"https://second.example/dir/two.html\"");
     assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
 }
+
+/// The files of a walk with `globs`, relative to `dir`, in walk order.
+fn walked(dir: &Path, roots: Vec<std::path::PathBuf>, globs: &[(&str, bool)]) -> Vec<String> {
+    let globs = mimebase::mailbox::Globs::new(globs.iter().copied()).unwrap();
+    Walker::new(Roots::new(roots, None))
+        .with_globs(globs)
+        .map(|found| match found {
+            Found::File { path, .. } => path.strip_prefix(dir).unwrap().display().to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Globs match below each root, relative to it: a Maildir's `new/` excluded as a directory,
+/// a file name at any depth; a root given is walked whatever its name.
+#[test]
+fn globs_filter_what_is_found_below_the_roots() {
+    let dir = workdir("globs");
+    let mail = dir.join("mail");
+    write(&mail.join("md/cur/1.host:2,S"), b"Subject: c\n\nc\n");
+    write(&mail.join("md/new/2.host"), b"Subject: n\n\nn\n");
+    write(&mail.join("notes.md"), b"# notes\n");
+    write(&mail.join("sub/a.eml"), b"Subject: a\n\na\n");
+    let everything = walked(&dir, vec![mail.clone()], &[]);
+    assert_eq!(
+        everything,
+        [
+            "mail/md/cur/1.host:2,S",
+            "mail/md/new/2.host",
+            "mail/notes.md",
+            "mail/sub/a.eml"
+        ]
+    );
+    assert_eq!(
+        walked(
+            &dir,
+            vec![mail.clone()],
+            &[("!new/", false), ("!*.md", false)]
+        ),
+        ["mail/md/cur/1.host:2,S", "mail/sub/a.eml"]
+    );
+    // Relative to the root walked: `md/cur/*` matches from `mail/`, not from `dir`.
+    assert_eq!(
+        walked(&dir, vec![mail.clone()], &[("/md/cur/*", false)]),
+        ["mail/md/cur/1.host:2,S"]
+    );
+    assert_eq!(
+        walked(
+            &dir,
+            vec![mail.join("notes.md"), mail.clone()],
+            &[("*.EML", true)]
+        ),
+        ["mail/notes.md", "mail/sub/a.eml"]
+    );
+}

@@ -48,6 +48,8 @@ mod lenient;
 mod mail_parser_diff;
 mod mailbox;
 #[cfg(feature = "cli")]
+mod many_inputs;
+#[cfg(feature = "cli")]
 mod mbox_cli;
 #[cfg(all(feature = "cli", unix))]
 mod mbox_lock;
