@@ -56,7 +56,11 @@ use crate::{args, options};
 /// UTF-8 (a Latin-1 file name on Linux) is a JSON string in ``"path"`` with U+FFFD for each byte
 /// that is not, so two files can read alike there; such a record also has ``"path_bytes"``,
 /// the path's bytes as a list of ints 0-255, after ``"path"``: ``bytes(record["path_bytes"])``
-/// opens the file (``os.fsdecode`` of it is the ``str`` that ``os.listdir`` gives). A record equals the
+/// opens the file (``os.fsdecode`` of it is the ``str`` that ``os.listdir`` gives). A gzip,
+/// bzip2, xz or zstd file is read decompressed (told by its first bytes); its records have
+/// ``"compression"`` (``"gzip"``, ``"bzip2"``, ``"xz"``, ``"zstd"``) after ``"path"``, and their
+/// ``offset`` and ``length`` count decompressed bytes; records of plain files have no such
+/// key. A record equals the
 /// ``dict`` that ``json.loads`` makes of the command's line; ``record.to_dict()`` (or
 /// ``dict(record)``) is such a ``dict``, and ``record.to_json()`` the line itself. Unreadable
 /// inputs never raise.

@@ -39,7 +39,7 @@ use std::io::{self, IsTerminal, Write};
 
 use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
-use mimebase::scan::{Format, ScanErrorKind, ScanLine, Source};
+use mimebase::scan::{Compression, Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
     BaseIgnored, BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution,
     Summary, Unresolved, UrlRecord, UrlSource,
@@ -78,6 +78,8 @@ pub(crate) fn escape(text: &str) -> Cow<'_, str> {
 pub(crate) struct Name<'a> {
     path: &'a str,
     bytes: Option<&'a [u8]>,
+    /// How the input was compressed ([`Source::compression`]), for JSON records.
+    compression: Option<Compression>,
 }
 
 impl<'a> Name<'a> {
@@ -86,6 +88,7 @@ impl<'a> Name<'a> {
         Name {
             path: &source.path,
             bytes: source.path_bytes.as_deref(),
+            compression: source.compression,
         }
     }
 
@@ -366,6 +369,7 @@ fn inspect_json(
     let line = MessageLine {
         path: name.path,
         path_bytes: name.bytes,
+        compression: name.compression,
         offset,
         report,
     };
@@ -384,6 +388,7 @@ fn url_json(
     let line = UrlLine {
         path: name.path,
         path_bytes: name.bytes,
+        compression: name.compression,
         offset,
         url,
     };

@@ -30,6 +30,16 @@
 //! passed over: the mbox cannot be written whole, so `-o` and `--in-place` write nothing, the
 //! output on stdout stops there, and the exit code is 1.
 //!
+//! # A compressed input
+//!
+//! A compressed input (gzip, bzip2, xz or zstd, told by its magic number, as every command
+//! reads it) is rewritten decompressed: to stdout or `-o`, the output is the decompressed
+//! message or mbox, rewritten. `--in-place` refuses it before anything is opened for
+//! writing or locked (exit code 1): writing it back decompressed would change what the file
+//! is, and compressing it again would not give back its own compression settings. A message
+//! of a compressed mbox over `--max-message-bytes` cannot be copied from the file (its
+//! offset is in the decompressed stream), so it ends the output as from standard input.
+//!
 //! # `--in-place` and other writers
 //!
 //! An mbox rewritten in place is locked as the mail system locks it, from before it is read
@@ -52,7 +62,7 @@ use std::process::ExitCode;
 #[cfg(unix)]
 use mimebase::mailbox::lock::LockError;
 use mimebase::mailbox::{self, Found, Input, Mbox, Message, Roots, Stream, Walker};
-use mimebase::scan::{ScanErrorKind, Source};
+use mimebase::scan::{Compression, ScanErrorKind, Source};
 use mimebase::{DiagnosticKind, Options, Report};
 
 use super::args::RewriteArgs;
@@ -202,7 +212,8 @@ fn rewrite_from<R: Read>(
         if let Err(error) = reader.by_ref().take(most).read_to_end(&mut head) {
             return input_failed(&Source::unknown(name), &error.to_string());
         }
-        if !mailbox::is_mbox(&head) {
+        // A compressed file's size is not that of what it holds: it streams.
+        if !mailbox::is_mbox(&head) && Compression::sniff(&head).is_none() {
             let Message { source, input } = Message::too_large(Source::file(name, size), limit);
             let Input::Error(kind, message) = input else {
                 return ExitCode::from(EXIT_INPUT_FAILED);
@@ -289,6 +300,18 @@ mod in_place {
         let most = mailbox::MBOX_HEAD_BYTES as u64;
         if let Err(error) = File::open(&path).and_then(|f| f.take(most).read_to_end(&mut head)) {
             return input_failed(&source, &error.to_string());
+        }
+        if let Some(compression) = Compression::sniff(&head) {
+            // Writing it back decompressed would change what the file is; compressing it
+            // again would not give back the file's own compression settings.
+            return input_failed(
+                &source,
+                &format!(
+                    "the file is {}-compressed: --in-place cannot replace it; nothing written \
+                     (use -o, which writes the rewritten messages decompressed)",
+                    compression.as_str()
+                ),
+            );
         }
         if mailbox::is_mbox(&head) {
             let mut locked = match Locker::new().lock(&path) {
@@ -497,14 +520,16 @@ fn rewrite_mbox<R: Read>(
         Err(error) => return input_failed(&Source::unknown(name), &error.to_string()),
     };
     // A message over the limit is copied from the file, which must then be one that can be
-    // read from an offset (not a FIFO or a device): the guarded file itself (a locked file
-    // must not be opened and closed again: that would release its `fcntl` lock), or the file
-    // opened again.
+    // read from an offset (not a FIFO or a device, nor a compressed file, whose offsets are
+    // in the decompressed stream): the guarded file itself (a locked file must not be opened
+    // and closed again: that would release its `fcntl` lock), or the file opened again.
     let reopened = match guard {
         Some(_) => None,
-        None => (file != Path::new("-") && std::fs::metadata(file).is_ok_and(|m| m.is_file()))
-            .then(|| File::open(file).ok())
-            .flatten(),
+        None => (file != Path::new("-")
+            && mbox.compression().is_none()
+            && std::fs::metadata(file).is_ok_and(|m| m.is_file()))
+        .then(|| File::open(file).ok())
+        .flatten(),
     };
     let input_file = guard.map(|g| g.file).or(reopened.as_ref());
     match path {

@@ -53,7 +53,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mimebase::mailbox::{MBOX_HEAD_BYTES, is_mbox};
-use mimebase::scan::{Format, Source};
+use mimebase::scan::{Compression, Format, Source};
 use serde::{Deserialize, Serialize};
 use siphasher::sip128::SipHasher;
 
@@ -281,13 +281,9 @@ impl State {
             // An mbox that cannot be read on from an offset: known by its identity once a run
             // read all of it (see `save`); a run stopped in it leaves its length read, and it
             // is read whole again.
-            Some(old) if !seekable(path) => {
-                if old.mbox.is_none() && old.identity == identity {
-                    self.new.files.insert(path.to_path_buf(), old.clone());
-                    return None;
-                }
-                None
-            }
+            // Only an mbox's entry asks (opening the file to look at its first bytes), so that
+            // an unchanged message file is still passed over unopened.
+            Some(old) if old.mbox.is_some() && !seekable(path) => None,
             None => None,
             Some(old) => match &old.mbox {
                 None if old.identity == identity => {
@@ -403,13 +399,15 @@ impl State {
     pub(crate) fn save(&mut self, complete: bool) -> Result<(), String> {
         let started = Instant::now();
         for (path, entry) in &mut self.new.files {
-            if complete && !seekable(path) {
-                // Read to its end: its identity says all (see `plan`).
-                entry.mbox = None;
-            } else if let Some(mbox) = &mut entry.mbox
-                && mbox.check.is_none()
-                && seekable(path)
-            {
+            let Some(mbox) = &mut entry.mbox else {
+                continue;
+            };
+            if !seekable(path) {
+                if complete {
+                    // Read to its end: its identity says all (see `plan`).
+                    entry.mbox = None;
+                }
+            } else if mbox.check.is_none() {
                 mbox.check = check(path, mbox.read).ok();
             }
         }
@@ -527,13 +525,17 @@ impl Identity {
     }
 }
 
-/// Whether a file can be read on from an offset. Every file read today can; a file read
-/// through a decoder (a compressed mbox) cannot, since the offsets of its records are those of
-/// the decoded bytes: this is where to say so. Such a file is then known by its identity
-/// alone once a run has read all of it, and any change, or a run stopped inside it, reads it
-/// whole again.
-fn seekable(_path: &Path) -> bool {
-    true
+/// Whether a file can be read on from an offset: not one read through a decoder (a gzip,
+/// bzip2, xz or zstd mbox, told by its first bytes as the reading tells it), since the offsets
+/// of its records are those of the decoded bytes. Such a file is known by its identity alone
+/// once a run has read all of it, and any change, or a run stopped inside it, reads it whole
+/// again. A file that cannot be opened is taken as plain: reading it gives its error record.
+fn seekable(path: &Path) -> bool {
+    let mut head = Vec::with_capacity(8);
+    match File::open(path).and_then(|file| file.take(8).read_to_end(&mut head)) {
+        Ok(_) => Compression::sniff(&head).is_none(),
+        Err(_) => true,
+    }
 }
 
 /// The Maildir and unique name of a Maildir message at `path` (in its `cur/` or `new/`).

@@ -41,7 +41,7 @@ use std::ops::Range;
 
 use crate::mime::BYTE_ORDER_MARK;
 use crate::mime::header::{FROM_FIELD_PEEK, is_from_field};
-use crate::report::{ScanErrorKind, Source};
+use crate::report::{Compression, ScanErrorKind, Source};
 
 use super::{Input, Message, unquote};
 
@@ -187,6 +187,8 @@ pub struct Mbox<R> {
     unquoting: bool,
     /// The stream started with a byte order mark, skipped.
     byte_order_mark: bool,
+    /// How the stream was compressed: its offsets count decompressed bytes.
+    compression: Option<Compression>,
 }
 
 impl<R: Read> Mbox<R> {
@@ -204,7 +206,22 @@ impl<R: Read> Mbox<R> {
             done: false,
             unquoting: true,
             byte_order_mark: false,
+            compression: None,
         }
+    }
+
+    /// The [`Source::compression`] of every message: how the stream the reader decompresses
+    /// was compressed.
+    pub(super) fn with_compression(mut self, compression: Option<Compression>) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// How the input was compressed (as [`open_stream`](super::open_stream) tells it), when
+    /// it was: then offsets count bytes of the decompressed stream, and a message cannot be
+    /// copied from the file by its offset. `None` for a plain input.
+    pub fn compression(&self) -> Option<Compression> {
+        self.compression
     }
 
     /// The UTF-8 byte order mark the stream started with, which is in no message (the first
@@ -300,7 +317,8 @@ impl<R: Read> Mbox<R> {
                 None => self.copy_line(&mut message, &mut length, self.unquoting)?,
             }
         }
-        let source = Source::mbox(self.name.clone(), start, length);
+        let mut source = Source::mbox(self.name.clone(), start, length);
+        source.compression = self.compression;
         Ok(Some(match message {
             Some(message) => Message {
                 source,
@@ -316,7 +334,7 @@ impl<R: Read> Mbox<R> {
         if *length > self.limit {
             *message = None;
         } else if let Some(message) = message {
-            message.extend_from_slice(bytes);
+            append(message, bytes, self.limit);
         }
     }
 
@@ -345,7 +363,7 @@ impl<R: Read> Mbox<R> {
             if *length > self.limit {
                 *message = None;
             } else if let (Some(message), Some(line)) = (message.as_mut(), data.get(..taken)) {
-                message.extend_from_slice(line);
+                append(message, line, self.limit);
             }
             self.reader.consume(taken);
             self.position += taken as u64;
@@ -382,6 +400,7 @@ impl<R: Read> Iterator for Mbox<R> {
                 self.done = true;
                 let mut source = Source::mbox(self.name.clone(), start, 0);
                 source.length = None;
+                source.compression = self.compression;
                 Some(Message::error(
                     source,
                     ScanErrorKind::Read,
@@ -390,6 +409,23 @@ impl<R: Read> Iterator for Mbox<R> {
             }
         }
     }
+}
+
+/// Appends `bytes` to a message that is kept while it is no longer than `limit` bytes.
+///
+/// Once the message passes 1 MiB, its buffer is reserved at once for `limit` bytes (when the
+/// system grants that much address space), as a single message read from a stream is:
+/// growing by doubling would hold the old buffer and the new one, twice the size, at each
+/// step, and leave the old ones to the allocator, so that a message just under the limit (or
+/// one over it, dropped only once it passes the limit) would cost a multiple of the limit in
+/// resident memory.
+fn append(message: &mut Vec<u8>, bytes: &[u8], limit: u64) {
+    let needed = message.len().saturating_add(bytes.len());
+    if needed > message.capacity() && needed > 1 << 20 {
+        let most = usize::try_from(limit).unwrap_or(usize::MAX);
+        let _ = message.try_reserve_exact(most.saturating_sub(message.len()));
+    }
+    message.extend_from_slice(bytes);
 }
 
 /// A read buffer that, unlike `BufReader`, can be asked for the first bytes of the next line

@@ -57,6 +57,7 @@
 //!
 //! [`Read`]: std::io::Read
 
+mod compressed;
 #[cfg(unix)]
 pub mod lock;
 mod mbox;
@@ -65,6 +66,7 @@ mod read;
 mod tail;
 mod walk;
 
+pub use compressed::{DECODER_MEMORY, Decoded};
 pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};

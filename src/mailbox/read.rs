@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use crate::mime::BYTE_ORDER_MARK;
 use crate::mime::header::{FROM_FIELD_PEEK, is_from_field};
-use crate::report::{ScanErrorKind, Source, non_utf8_bytes};
+use crate::report::{Compression, ScanErrorKind, Source, non_utf8_bytes};
 
+use super::compressed::{Decoded, Failed};
 use super::mbox::MboxInMemory;
 use super::{Found, Input, Mbox, Message, Walker};
 
@@ -56,6 +57,13 @@ pub fn is_mbox(head: &[u8]) -> bool {
 /// among them split in memory; a larger one, or standard input, streams through [`Mbox`],
 /// which holds one message at a time and none over the limit. A file is an mbox file when it
 /// starts as one ([`is_mbox`]) and was not found in a Maildir.
+///
+/// A file or standard input that starts with the magic number of gzip, bzip2, xz or zstd
+/// ([`Compression::sniff`]) is decompressed as it is read and always streams (its size says
+/// nothing of what it holds); what it holds is one message or an mbox by the same rule, each
+/// message bounded by `limit` in decompressed bytes, and each [`Source`] has its
+/// [`compression`](Source::compression), its offset and length counted in the decompressed
+/// stream. A decoder's error is a [`ScanErrorKind::Read`] message, as any read error.
 ///
 /// A Maildir message renamed since the walker listed it (moved from `new/` to `cur/`, or its
 /// flags changed) is found again by its unique name, and its [`Source`] gives the path it
@@ -165,6 +173,15 @@ fn read_whole(name: String, file: File, size: u64, in_maildir: bool, limit: u64)
         let source = Source::file(name, bytes.len() as u64);
         return Opened::One(Message::too_large(source, limit));
     }
+    if Compression::sniff(&bytes).is_some() {
+        return stream(
+            name,
+            Box::new(io::Cursor::new(bytes)),
+            None,
+            in_maildir,
+            limit,
+        );
+    }
     if !in_maildir && is_mbox(bytes.get(..MBOX_HEAD_BYTES).unwrap_or(&bytes)) {
         return Opened::Many(Box::new(MboxInMemory::new(name, bytes)));
     }
@@ -174,37 +191,33 @@ fn read_whole(name: String, file: File, size: u64, in_maildir: bool, limit: u64)
     })
 }
 
-/// Standard input, or a file that is not regular or larger than the limit: an mbox file
-/// streams (`size`: its length when known beforehand); anything else is read up to the limit.
+/// Standard input, a file that is not regular or larger than the limit, or a compressed
+/// file: an mbox file streams (`size`: its length when known beforehand); anything else is
+/// read up to the limit.
 fn stream(
     name: String,
-    mut reader: Box<dyn Read + Send>,
+    reader: Box<dyn Read + Send>,
     size: Option<u64>,
     in_maildir: bool,
     limit: u64,
 ) -> Opened {
-    let mut head = Vec::with_capacity(MBOX_HEAD_BYTES);
-    if let Err(error) = reader
-        .by_ref()
-        .take(MBOX_HEAD_BYTES as u64)
-        .read_to_end(&mut head)
-    {
-        return Opened::One(read_error(name, &error));
+    let mut reader = match Decoded::open(reader) {
+        Ok(reader) => reader,
+        Err(failed) => return Opened::One(failed_message(name, failed)),
+    };
+    let compression = reader.compression();
+    if !in_maildir && is_mbox(reader.head()) {
+        let mbox = Mbox::new(name, reader, limit).with_compression(compression);
+        return Opened::Many(Box::new(mbox));
     }
-    // Fewer bytes than asked for: the input ended, and is not read again. A terminal's
-    // end-of-file (Ctrl-D) ends one read only: a second read would wait for another.
-    let ended = head.len() < MBOX_HEAD_BYTES;
-    if ended {
-        reader = Box::new(io::empty());
-    }
-    if !in_maildir && is_mbox(&head) {
-        let reader = Box::new(io::Cursor::new(head).chain(reader));
-        return Opened::Many(Box::new(Mbox::new(name, reader, limit)));
-    }
-    if let Some(size) = size.filter(|&size| size > limit) {
+    // A compressed file's size is not that of its message.
+    if let Some(size) = size.filter(|&size| size > limit && compression.is_none()) {
         return Opened::One(Message::too_large(Source::file(name, size), limit));
     }
-    Opened::One(read_one(name, head, &mut reader, limit))
+    let head = reader.take_head();
+    let mut message = read_one(name, head, &mut reader, limit);
+    message.source.compression = compression;
+    Opened::One(message)
 }
 
 /// One message: `head` (its first bytes, already read) and the rest of `reader`, read up to
@@ -254,39 +267,44 @@ fn read_up_to(reader: &mut dyn Read, bytes: &mut Vec<u8>, most: u64) -> io::Resu
 }
 
 /// What a stream holds, as [`open_stream`] tells it.
-pub enum Stream<R> {
+pub enum Stream<R: Read> {
     /// One message, or the failure that stands in its place (a read error, or a message over
     /// the limit, not read past it).
     One(Message),
     /// An mbox: its messages, read as they are asked for (the first bytes, read to tell the
-    /// format, come first again).
-    Mbox(Mbox<io::Chain<io::Cursor<Vec<u8>>, R>>),
+    /// format, come first again), decompressed when the stream is compressed.
+    Mbox(Mbox<Decoded<R>>),
 }
 
 /// Reads the start of `reader` (standard input, a file, a pipe), named `name` in each
 /// [`Source`], and tells what it holds by the rule of [`open`]: an mbox when it starts as one
 /// ([`is_mbox`], read from its first [`MBOX_HEAD_BYTES`] bytes), else one message, read here up
 /// to `limit` bytes (a longer one is
-/// [`ScanErrorKind::TooLarge`], with no length, and the rest is not read). [`open`] reads
+/// [`ScanErrorKind::TooLarge`], with no length, and the rest is not read). A compressed
+/// stream is decompressed first, as [`open`] does. [`open`] reads
 /// standard input this way; a caller that needs the [`Mbox`] itself (to set
 /// [`Mbox::with_unquoting`], or to read [`Mbox::position`]) calls this.
-pub fn open_stream<R: Read>(name: String, mut reader: R, limit: u64) -> Stream<R> {
-    let mut head = Vec::with_capacity(MBOX_HEAD_BYTES);
-    if let Err(error) = reader
-        .by_ref()
-        .take(MBOX_HEAD_BYTES as u64)
-        .read_to_end(&mut head)
-    {
-        return Stream::One(read_error(name, &error));
+pub fn open_stream<R: Read>(name: String, reader: R, limit: u64) -> Stream<R> {
+    let mut reader = match Decoded::open(reader) {
+        Ok(reader) => reader,
+        Err(failed) => return Stream::One(failed_message(name, failed)),
+    };
+    let compression = reader.compression();
+    if is_mbox(reader.head()) {
+        return Stream::Mbox(Mbox::new(name, reader, limit).with_compression(compression));
     }
-    if is_mbox(&head) {
-        return Stream::Mbox(Mbox::new(name, io::Cursor::new(head).chain(reader), limit));
-    }
-    // Fewer bytes than asked for: the input ended, and is not read again (see `stream`).
-    if head.len() < MBOX_HEAD_BYTES {
-        return Stream::One(read_one(name, head, &mut io::empty(), limit));
-    }
-    Stream::One(read_one(name, head, &mut reader, limit))
+    let head = reader.take_head();
+    let mut message = read_one(name, head, &mut reader, limit);
+    message.source.compression = compression;
+    Stream::One(message)
+}
+
+/// The message that stands for an input whose first bytes could not be read (or
+/// decompressed).
+fn failed_message(name: String, failed: Failed) -> Message {
+    let mut message = read_error(name, &failed.error);
+    message.source.compression = failed.compression;
+    message
 }
 
 pub(super) fn read_error(name: String, error: &io::Error) -> Message {

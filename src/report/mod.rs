@@ -13,18 +13,20 @@
 //!
 //! - [`MessageLine`], `"type": "message"`, one per message of `inspect --json`: `path` (the
 //!   path as given, `-` for standard input), `path_bytes` (optional: the path's bytes as an
-//!   array of integers 0-255, present only when they are not UTF-8, see below), `offset`
+//!   array of integers 0-255, present only when they are not UTF-8, see below),
+//!   `compression` (optional: `gzip`, `bzip2`, `xz` or `zstd` for an input read
+//!   decompressed, see [`Compression`]; offsets then count decompressed bytes), `offset`
 //!   (optional: for a message of an mbox
 //!   file that does not start the file, the 0-based byte offset of its `From ` line in the
 //!   file, as `scan` writes it; missing means 0) and the [`Report`]'s `message_id`,
 //!   `complete` (false when a limit cut the analysis, see [`Report::complete`]), `summary`
 //!   (the root message's `Subject`, `From`, `Date` and `Message-ID`: [`Summary`]), `entities`
 //!   ([`EntityRecord`]), `urls` ([`UrlRecord`]) and `diagnostics` ([`Diagnostic`]).
-//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, `path_bytes` and
-//!   `offset` (optional, as above) and the fields of [`UrlRecord`].
+//! - [`UrlLine`], `"type": "url"`, one per URL of `urls --json`: `path`, and `path_bytes`,
+//!   `compression` and `offset` (optional, as above) and the fields of [`UrlRecord`].
 //! - `"type": "error"`, one per input or message that could not be read: the `error` record
-//!   of `mimebase scan` ([`ScanLine::Error`]), with `path`,
-//!   `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
+//!   of `mimebase scan` ([`ScanLine::Error`]), with `path`, `path_bytes` and `compression`
+//!   (optional), `format`, `offset`, `length`, `kind` (`"read"`, or `"too_large"` for a message over
 //!   `--max-message-bytes`) and a `message`.
 //!
 //! **Offsets.** The rule is the same in every command: a record that stands for a message
@@ -34,7 +36,8 @@
 //! `null` only when nothing could be read of the path (then `format` is `null` too: there is
 //! no message to place). In the `message` and `url` records of `inspect` and `urls`, which
 //! always stand for a message that was read, `offset` is left out for a message that starts
-//! its file, so a missing `offset` there means 0.
+//! its file, so a missing `offset` there means 0. For a compressed input (a record with
+//! `compression`), every offset and length counts bytes of the decompressed stream.
 //!
 //! The input is named by a `path` field in every record of every command (`scan` included).
 //! A JSON string is Unicode, so a path whose bytes are not UTF-8 (a file name in Latin-1 on
@@ -49,6 +52,7 @@
 //! let line = serde_json::to_string(&mimebase::report::MessageLine {
 //!     path: "m.eml",
 //!     path_bytes: None,
+//!     compression: None,
 //!     offset: None,
 //!     report: &report,
 //! })?;
@@ -143,7 +147,7 @@ mod url;
 
 pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
-pub use scan::{Format, ScanErrorKind, ScanLine, Source};
+pub use scan::{Compression, Format, ScanErrorKind, ScanLine, Source};
 pub use url::{BaseIgnored, LinkText, Resolution, Target, Unresolved, UrlRecord, UrlSource};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
@@ -590,6 +594,11 @@ pub struct MessageLine<'a> {
     /// of the JSON) when `path` is the path exactly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_bytes: Option<&'a [u8]>,
+    /// How the input was compressed ([`Source::compression`]): then `offset` and the byte
+    /// ranges count bytes of the decompressed stream. `None` (left out of the JSON) for an
+    /// input read as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compression: Option<Compression>,
     /// For a message of an mbox file after the first: the 0-based byte offset of its `From `
     /// line in the file (see the [`scan`](crate::scan) module for the boundaries). `None`
     /// (left out of the JSON) for a message that starts its file: a file that is one message
@@ -612,6 +621,9 @@ pub struct UrlLine<'a> {
     /// The path's bytes when they are not UTF-8, as in [`MessageLine::path_bytes`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_bytes: Option<&'a [u8]>,
+    /// How the input was compressed, as in [`MessageLine::compression`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compression: Option<Compression>,
     /// For a URL of a message of an mbox file after the first: the 0-based byte offset of
     /// the message's `From ` line in the file; `None` (left out of the JSON) as in
     /// [`MessageLine::offset`].

@@ -20,6 +20,70 @@ pub enum Format {
     Mbox,
 }
 
+/// How a file was compressed, told by the magic number it starts with (not by its name):
+/// [`Source::compression`]. The readers of [`mailbox`](crate::mailbox) decompress such a file
+/// (or standard input) as they read it, one layer deep, and read what it holds as they read
+/// any input: one message, or an mbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Compression {
+    /// `gzip` (RFC 1952; starts with `1f 8b`), every member of a file of several, as `zcat`
+    /// reads it.
+    Gzip,
+    /// `bzip2` (starts with `BZh`), every stream of a file of several, as `bzcat` reads it.
+    Bzip2,
+    /// `xz` (starts with `fd 37 7a 58 5a 00`), every stream of a file of several, as `xzcat`
+    /// reads it.
+    Xz,
+    /// `zstd` (RFC 8878; starts with `28 b5 2f fd`), every frame, skippable frames skipped,
+    /// as `zstdcat` reads it.
+    Zstd,
+}
+
+impl Compression {
+    /// Every compression, in the order [`sniff`](Self::sniff) tries them.
+    const ALL: [(Compression, &'static [u8]); 4] = [
+        (Compression::Gzip, b"\x1f\x8b"),
+        (Compression::Bzip2, b"BZh"),
+        (Compression::Xz, b"\xfd7zXZ\x00"),
+        (Compression::Zstd, b"\x28\xb5\x2f\xfd"),
+    ];
+
+    /// The compression whose magic number `head` (the first bytes of a file, at least 6 of
+    /// them unless the file is shorter) starts with; `None` for anything else. No message
+    /// starts with one of these: each has a byte that is not printable ASCII, except `BZh`,
+    /// which is no header field either (it has no colon).
+    ///
+    /// ```
+    /// use mimebase::scan::Compression;
+    ///
+    /// assert_eq!(Compression::sniff(b"\x1f\x8b\x08\x00"), Some(Compression::Gzip));
+    /// assert_eq!(Compression::sniff(b"From a@b Sat Jan  3 01:05:34 1996\n"), None);
+    /// ```
+    pub fn sniff(head: &[u8]) -> Option<Compression> {
+        // The first byte alone rules out every message (a header field name, `From `), so
+        // that a plain file costs one comparison.
+        if !matches!(head.first(), Some(0x1f | b'B' | 0xfd | 0x28)) {
+            return None;
+        }
+        Compression::ALL
+            .into_iter()
+            .find(|(_, magic)| head.starts_with(magic))
+            .map(|(compression, _)| compression)
+    }
+
+    /// Its name in records: `gzip`, `bzip2`, `xz`, `zstd`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
 /// Where a message (or a failure) was found. Its fields are written at the top level of a
 /// [`ScanLine`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,13 +101,20 @@ pub struct Source {
     /// paths are not bytes (Windows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path_bytes: Option<Vec<u8>>,
+    /// How the file (or standard input) was compressed, when it was: then `offset` and
+    /// `length` count bytes of the decompressed stream, not of the file. `None` (left out of
+    /// the JSON, so that the records of plain files are as they always were) for a file read
+    /// as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<Compression>,
     /// How the message was stored; `None` when the path could not be read far enough to tell.
     pub format: Option<Format>,
-    /// The message's first byte in the file, 0-based: 0 for [`Format::File`], the `From ` line
+    /// The message's first byte in the file (in its decompressed stream when it was
+    /// [`compression`](Self::compression)), 0-based: 0 for [`Format::File`], the `From ` line
     /// for [`Format::Mbox`]; `None` when unknown.
     pub offset: Option<u64>,
-    /// The message's size in bytes, in the file (for mbox: before `>From ` unquoting); `None`
-    /// when unknown.
+    /// The message's size in bytes, in the file or its decompressed stream (for mbox: before
+    /// `>From ` unquoting); `None` when unknown.
     pub length: Option<u64>,
 }
 
@@ -53,6 +124,7 @@ impl Source {
         Source {
             path: path.into(),
             path_bytes: None,
+            compression: None,
             format: Some(Format::File),
             offset: Some(0),
             length: Some(length),
@@ -64,6 +136,7 @@ impl Source {
         Source {
             path: path.into(),
             path_bytes: None,
+            compression: None,
             format: Some(Format::Mbox),
             offset: Some(offset),
             length: Some(length),
@@ -96,6 +169,7 @@ impl Source {
         Source {
             path: path.into(),
             path_bytes: None,
+            compression: None,
             format: None,
             offset: None,
             length: None,

@@ -65,6 +65,11 @@ fn message_line(source: &Source, report: &Report, out: &mut Vec<u8>) {
         }
         out.push(b']');
     }
+    if let Some(compression) = source.compression {
+        out.extend_from_slice(b",\"compression\":\"");
+        out.extend_from_slice(compression.as_str().as_bytes());
+        out.push(b'"');
+    }
     out.extend_from_slice(b",\"format\":");
     serialized(&source.format, out);
     out.extend_from_slice(b",\"offset\":");
@@ -436,6 +441,10 @@ mod tests {
                 Source {
                     path_bytes: Some(b"a\xff\x00/\xfe\"".to_vec()),
                     ..Source::file("a\u{fffd}\u{0}/\u{fffd}\"", 7)
+                },
+                Source {
+                    compression: Some(crate::scan::Compression::Zstd),
+                    ..Source::mbox("box.zst", 10, 20)
                 },
             ] {
                 let line = ScanLine::message(&source, &report);

@@ -18,8 +18,10 @@
 //!   message over the size limit. The [`Source`] fields (as far as they are known), a `kind`
 //!   ([`ScanErrorKind`]) and a `message` for people.
 //!
-//! The [`Source`] fields are `path`, `path_bytes` (optional), `format`, `offset` and
-//! `length`. `offset` and `length` are numbers whenever they are known, `offset` 0 for a file
+//! The [`Source`] fields are `path`, `path_bytes` (optional), `compression` (optional:
+//! `gzip`, `bzip2`, `xz` or `zstd`, for an input that was decompressed as it was read, see
+//! [`Compression`]; then `offset` and `length` count bytes of
+//! the decompressed stream), `format`, `offset` and `length`. `offset` and `length` are numbers whenever they are known, `offset` 0 for a file
 //! that is one message; an `error` line has `null` for what is unknown (`format` and
 //! `offset` are `null` only for a path of which nothing could be read). The `error` records of
 //! `inspect --json` and `urls --json` are these lines, field for field (the
@@ -107,6 +109,6 @@ pub mod engine;
 mod fields;
 mod json;
 
-pub use crate::report::{Format, ScanErrorKind, ScanLine, Source};
+pub use crate::report::{Compression, Format, ScanErrorKind, ScanLine, Source};
 pub use engine::{Batch, Records, Scanned, WAITING_PER_JOB};
 pub use fields::{Fields, RecordField};

@@ -28,6 +28,8 @@ mod base_precedence;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
+mod compressed;
+#[cfg(feature = "cli")]
 mod corpus;
 mod differential;
 #[cfg(feature = "cli")]

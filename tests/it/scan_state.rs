@@ -165,6 +165,41 @@ fn an_unchanged_file_is_skipped_and_a_changed_one_read_again() {
     assert!(state.contains("box.mbox"), "{state}");
 }
 
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A compressed mbox cannot be read on from an offset (its records' offsets are those of the
+/// decoded bytes): read to its end, it is known by its identity, and a new version of it is
+/// read whole.
+#[test]
+fn a_compressed_mbox_is_skipped_unchanged_and_read_whole_when_it_changed() {
+    let dir = workdir("compressed-state");
+    let two = [message("one", "http://a/1"), message("two", "http://a/2")].concat();
+    write(&dir.join("box.mbox.gz"), &gzip(&two));
+    let args = ["--state", STATE, "box.mbox.gz"];
+    let first = scan(&dir, &args);
+    assert_eq!(first.lines.len(), 2, "{}", first.stderr);
+    assert!(first.lines.iter().all(|l| l["compression"] == "gzip"));
+    assert_eq!(scan(&dir, &args).lines, Vec::<Value>::new());
+
+    // Grown by a message (a new compressed file): every message again, as a full scan gives.
+    std::thread::sleep(Duration::from_millis(20));
+    let three = [two, message("three", "http://a/3")].concat();
+    write(&dir.join("box.mbox.gz"), &gzip(&three));
+    let run = scan(&dir, &args);
+    assert_eq!(run.lines, full(&dir, &["box.mbox.gz"]));
+    assert_eq!(run.lines.len(), 3);
+    // A new version, as of a message file: not an mbox rewritten in front of what was read
+    // (its offsets were never offsets into the file).
+    assert!(!run.stderr.contains("changed"), "{}", run.stderr);
+    let state = fs::read_to_string(dir.join(STATE)).unwrap();
+    assert!(!state.contains("\"mbox\""), "{state}");
+    assert_eq!(scan(&dir, &args).lines, Vec::<Value>::new());
+}
+
 #[test]
 fn an_mbox_rewritten_or_truncated_before_its_old_length_is_read_whole() {
     let three = [
