@@ -309,9 +309,9 @@ fn a_gzip_bomb_ends_with_too_large_in_bounded_memory() {
 
 /// An mbox whose one message is a `From ` line and then a line that never ends. Its message
 /// over the limit is counted to its end, as every mbox message is (to find the next one), so
-/// the whole stream is decompressed: 1 GiB here rather than 10, which a debug build takes
-/// about a minute to get through; memory does not grow with the size (the message is dropped
-/// once past the limit).
+/// the whole stream is decompressed: 1 GiB here rather than 10, so that the test's time stays
+/// that of the other tests (docs/PERFORMANCE.md gives it); memory does not grow with the size
+/// (the message is dropped once past the limit).
 #[test]
 fn a_gzip_bomb_in_an_mbox_is_counted_in_bounded_memory() {
     let dir = workdir("mbox-bomb");
