@@ -69,7 +69,12 @@ pub(crate) fn quoted_printable(body: &[u8], out: &mut Vec<u8>) -> usize {
     let mut copied_from = out.len();
     let mut rest = body;
     loop {
-        let copied = copy_until_special(rest, out);
+        // Bodies of escapes only (non-ASCII text written `=XX=XX…`) are common: a special
+        // byte right away is taken without a search.
+        let copied = match rest.first() {
+            Some(b'=' | b'\n' | b'\r') => 0,
+            _ => copy_until_special(rest, out),
+        };
         let Some((&special, after)) = rest.get(copied..).and_then(<[u8]>::split_first) else {
             break;
         };

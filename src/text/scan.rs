@@ -147,13 +147,34 @@ const START: u8 = 8;
 const START_MAYBE: u8 = 16;
 
 /// The classes of byte `b` for the searches of `FindURLStart` and `FindURLEnd`, so that each
-/// search tests one value per byte (the compiler makes the `match` a table) and looks closer
-/// only at the few bytes it marks: `HARD`, a byte that always ends a URL (`FindURLEnd`);
-/// `HARD_MAYBE`, one that may (`[`, or the first byte of U+00A0 or U+3000); `ADDRESS`, one
-/// that also ends an address (`(`, `'`, `)` and every non-ASCII byte); `START`, one that ends
-/// the walk back of `FindURLStart` for `abbreviated`; `START_MAYBE`, one that may (the last
-/// byte of U+00A0 or U+3000).
+/// search tests one value per byte and looks closer only at the few bytes it marks: `HARD`, a
+/// byte that always ends a URL (`FindURLEnd`); `HARD_MAYBE`, one that may (`[`, or the first
+/// byte of U+00A0 or U+3000); `ADDRESS`, one that also ends an address (`(`, `'`, `)` and
+/// every non-ASCII byte); `START`, one that ends the walk back of `FindURLStart` for
+/// `abbreviated`; `START_MAYBE`, one that may (the last byte of U+00A0 or U+3000).
+///
+/// A load from [`CLASSES`]: the `match` of [`class_of`] called at run time became a jump
+/// table, an indirect jump for every byte searched.
 fn class(b: u8) -> u8 {
+    // Never `None`: the table has an entry for every byte.
+    CLASSES.get(usize::from(b)).copied().unwrap_or_default()
+}
+
+/// [`class_of`] of every byte.
+// Indexing in a constant runs at compile time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+static CLASSES: [u8; 256] = {
+    let mut classes = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        classes[b] = class_of(b as u8);
+        b += 1;
+    }
+    classes
+};
+
+/// See [`class`].
+const fn class_of(b: u8) -> u8 {
     match b {
         b'>' | b'<' | b'"' | b'`' | b'{' | b' ' | b'\t' | b'\r' | b'\n' => HARD | START,
         b'}' => HARD,
