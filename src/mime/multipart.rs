@@ -28,11 +28,11 @@ pub(super) fn split(raw: &[u8], body: Range<usize>, boundary: &[u8]) -> Multipar
     let mut finder = DelimiterFinder::new(&delimiter);
     let mut from = 0;
     while let Some(at) = finder.find(text, from) {
-        from = at + delimiter.len();
+        let after = at + delimiter.len();
+        from = after;
         if at > 0 && text.get(at - 1) != Some(&b'\n') {
             continue;
         }
-        let after = at + delimiter.len();
         let rest = text.get(after..).unwrap_or_default();
         let line_len = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
         let line = rest.get(..line_len).unwrap_or_default();
@@ -75,13 +75,13 @@ const DELIMITER_REJECTS: usize = 64;
 /// as `memmem::find_iter` gives them.
 ///
 /// Most delimiters are longer than [`DELIMITER_PREFIX`] (`--` and a boundary of 30 to 70
-/// characters), and for those memchr builds a Two-Way searcher, whose tables cost more to
-/// build than searching a typical multipart body does (callgrind: about 2 900 instructions a
-/// searcher, one per multipart). So the first [`DELIMITER_PREFIX`] bytes are searched for, with
-/// a searcher that is cheap to build, and the rest is compared where they occur. A text can
-/// hold the prefix often without the rest (a boundary of dashes), which would cost a
-/// comparison each: after [`DELIMITER_REJECTS`] of them the whole delimiter is searched for, in
-/// time linear in the text.
+/// characters), and for those memchr builds a Two-Way searcher, one per multipart, whose
+/// tables cost more to build than searching a typical multipart body does (docs/PERFORMANCE.md
+/// has the figures). So the first [`DELIMITER_PREFIX`] bytes are searched for, with a searcher
+/// that is cheap to build, and the rest is compared where they occur. A text can hold the
+/// prefix often without the rest (a boundary of dashes), which would cost a comparison each:
+/// after [`DELIMITER_REJECTS`] of them the whole delimiter is searched for, in time linear in
+/// the text.
 struct DelimiterFinder<'d> {
     delimiter: &'d [u8],
     prefix: memchr::memmem::Finder<'d>,
