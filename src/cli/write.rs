@@ -465,19 +465,5 @@ impl Output {
 
 /// A path's kind in words, for a refusal.
 pub(crate) fn kind_of(metadata: &fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt as _;
-    let kind = metadata.file_type();
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    }
+    mimebase::mailbox::kind_of(metadata.file_type())
 }

@@ -71,7 +71,7 @@ pub use mbox::Mbox;
 pub use mboxrd::{quote, quoted_len, unquote};
 pub use read::{MBOX_HEAD_BYTES, Messages, Opened, Stream, is_mbox, open, open_stream};
 pub use tail::open_at;
-pub use walk::{Found, GlobError, Globs, Roots, Walker};
+pub use walk::{Found, GlobError, Globs, Roots, Walker, kind_of};
 
 use crate::report::{ScanErrorKind, Source};
 

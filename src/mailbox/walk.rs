@@ -147,7 +147,10 @@ pub enum Found {
         /// The link.
         path: PathBuf,
     },
-    /// A path that could not be walked (a missing root, a directory that cannot be listed).
+    /// A path that could not be walked (a missing root, a directory that cannot be listed),
+    /// or a file found in a directory that is not a regular file (a FIFO, a socket, a device,
+    /// or a symbolic link to one), which is not opened: its error says which
+    /// ([`io::ErrorKind::InvalidInput`]).
     Error {
         /// The path that failed.
         path: PathBuf,
@@ -164,8 +167,8 @@ enum Pending {
     Entry(PathBuf, FileType),
     /// A Maildir's `cur/` or `new/`, not yet listed.
     MaildirMessages(PathBuf),
-    /// A file of a Maildir's `cur/` or `new/`.
-    MaildirFile(PathBuf),
+    /// A file of a Maildir's `cur/` or `new/`, with its type as listed.
+    MaildirFile(PathBuf, FileType),
 }
 
 /// Every file under the roots, depth first. A directory's entries come in byte order of
@@ -176,7 +179,8 @@ enum Pending {
 /// messages and are passed over. Other entries whose names begin with `.` are passed over
 /// unless [`Walker::with_hidden`]. Symbolic links found in a directory are followed to files,
 /// not into directories, so that a link cannot make the walk loop; a link to nothing is
-/// [`Found::DanglingLink`].
+/// [`Found::DanglingLink`]. Only the regular files of a directory are read: a FIFO, a socket
+/// or a device found there is a [`Found::Error`], never opened (a root is read whatever it is).
 pub struct Walker {
     roots: Roots,
     stack: Vec<Pending>,
@@ -314,11 +318,8 @@ impl Iterator for Walker {
                 Pending::Entry(path, file_type) if file_type.is_symlink() => {
                     match fs::metadata(&path) {
                         Ok(metadata) if metadata.is_dir() => {}
-                        Ok(_) => {
-                            return Some(Found::File {
-                                path,
-                                in_maildir: false,
-                            });
+                        Ok(metadata) => {
+                            return Some(found_in_directory(path, metadata.file_type(), false));
                         }
                         Err(error) if error.kind() == io::ErrorKind::NotFound => {
                             return Some(Found::DanglingLink { path });
@@ -326,11 +327,8 @@ impl Iterator for Walker {
                         Err(error) => return Some(Found::Error { path, error }),
                     }
                 }
-                Pending::Entry(path, _) => {
-                    return Some(Found::File {
-                        path,
-                        in_maildir: false,
-                    });
+                Pending::Entry(path, file_type) => {
+                    return Some(found_in_directory(path, file_type, false));
                 }
                 Pending::MaildirMessages(dir) => match list(&dir) {
                     Err(error) => return Some(Found::Error { path: dir, error }),
@@ -345,19 +343,75 @@ impl Iterator for Walker {
                                         .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
                                     && self.admitted(path, false)
                             })
-                            .map(|(path, _)| Pending::MaildirFile(path))
+                            .map(|(path, file_type)| Pending::MaildirFile(path, file_type))
                             .collect();
                         self.stack.extend(pending);
                     }
                 },
-                Pending::MaildirFile(path) => {
-                    return Some(Found::File {
-                        path,
-                        in_maildir: true,
+                Pending::MaildirFile(path, file_type) if file_type.is_symlink() => {
+                    return Some(match fs::metadata(&path) {
+                        Ok(metadata) => found_in_directory(path, metadata.file_type(), true),
+                        // Gone since the listing, or a link to nothing: opening it says which
+                        // (and finds a message renamed meanwhile).
+                        Err(_) => Found::File {
+                            path,
+                            in_maildir: true,
+                        },
                     });
+                }
+                Pending::MaildirFile(path, file_type) => {
+                    return Some(found_in_directory(path, file_type, true));
                 }
             }
         }
+    }
+}
+
+/// What a walk yields for `path`, found in a directory (or in a Maildir's `cur/` or `new/`
+/// when `in_maildir`), whose type, a symbolic link followed, is `file_type`: a regular file to
+/// read, or an [`Found::Error`] for anything else (a FIFO, a socket, a device), which is not
+/// opened. Opening a FIFO waits for a writer, and a device such as `/dev/zero` never ends; a
+/// path given by the user is read whatever it is (`mimebase scan fifo`), but one the walk comes
+/// across is not, as ripgrep searches only the regular files of a directory.
+fn found_in_directory(path: PathBuf, file_type: FileType, in_maildir: bool) -> Found {
+    if file_type.is_file() {
+        return Found::File { path, in_maildir };
+    }
+    let error = io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{}, found in a directory: only regular files are read there; not opened",
+            kind_of(file_type)
+        ),
+    );
+    Found::Error { path, error }
+}
+
+/// A file type in words, for messages to people: `a FIFO`, `a socket`, `a character device`,
+/// `a block device`, `a directory`, `a symbolic link`, `a regular file`, or `not a regular
+/// file` for any other.
+pub fn kind_of(file_type: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        } else if file_type.is_char_device() {
+            return "a character device";
+        } else if file_type.is_block_device() {
+            return "a block device";
+        } else if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_file() {
+        "a regular file"
+    } else if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
     }
 }
 

@@ -239,7 +239,9 @@ fn a_missing_input_does_not_stop_the_batch() {
     );
     if dir.join("d/a-fifo").exists() {
         assert!(
-            stderr(&output).contains("a-fifo: a FIFO: --in-place replaces only a regular file"),
+            stderr(&output).contains(
+                "a-fifo: a FIFO, found in a directory: only regular files are read there; not opened"
+            ),
             "{}",
             stderr(&output)
         );
@@ -249,6 +251,118 @@ fn a_missing_input_does_not_stop_the_batch() {
         assert_ne!(after, html_message(name), "{path} was not rewritten");
         assert!(String::from_utf8_lossy(&after).contains("http://"));
     }
+}
+
+/// A FIFO, a link to one and a Unix socket found while walking a directory or a Maildir are
+/// not opened (a FIFO would wait for a writer): every command that walks names each on stderr,
+/// reads the regular files around them and exits 1; `scan` writes an error record for each in
+/// its place. Run under `timeout`, so that a command that waits fails instead of hanging.
+#[cfg(unix)]
+#[test]
+fn special_files_in_a_directory_are_not_opened() {
+    use std::os::unix::net::UnixListener;
+
+    let dir = workdir("special-files");
+    write(&dir.join("in/a.eml"), &html_message("a"));
+    write(
+        &dir.join("in/md/cur/1700000000.M1P1.host:2,S"),
+        &html_message("m"),
+    );
+    fs::create_dir_all(dir.join("in/md/new")).unwrap();
+    fs::create_dir_all(dir.join("in/md/tmp")).unwrap();
+    for fifo in ["in/b-fifo", "in/md/cur/1700000001.M2P2.host:2,"] {
+        match std::process::Command::new("mkfifo")
+            .arg(dir.join(fifo))
+            .status()
+        {
+            Ok(status) if status.success() => {}
+            _ => {
+                crate::support::skipped("special_files_in_a_directory_are_not_opened: no mkfifo");
+                return;
+            }
+        }
+    }
+    std::os::unix::fs::symlink("b-fifo", dir.join("in/c-link")).unwrap();
+    let _socket = UnixListener::bind(dir.join("in/d-socket")).unwrap();
+    let special = [
+        ("in/b-fifo", "a FIFO"),
+        ("in/c-link", "a FIFO"),
+        ("in/d-socket", "a socket"),
+        ("in/md/cur/1700000001.M2P2.host:2,", "a FIFO"),
+    ];
+    let input = dir.join("in");
+    let out = dir.join("out");
+    let timeout = |args: &[&str]| {
+        let mut all = vec!["60", crate::support::cli::MIMEBASE];
+        all.extend_from_slice(args);
+        crate::support::cli::run("timeout", &all, b"")
+    };
+    for args in [
+        vec!["scan", arg(&input)],
+        vec!["urls", arg(&input)],
+        vec!["inspect", arg(&input)],
+        vec!["extract", "--dir", arg(&out), arg(&input)],
+    ] {
+        let output = timeout(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        for (path, kind) in special {
+            let said = format!(
+                "{}: {kind}, found in a directory: only regular files are read there; not opened",
+                dir.join(path).display()
+            );
+            assert!(
+                stderr(&output).contains(&said),
+                "{args:?}: {said}\n{}",
+                stderr(&output)
+            );
+        }
+        if args[0] == "scan" {
+            let lines = json_lines(&output);
+            let kinds: Vec<(&str, &str)> = lines
+                .iter()
+                .map(|line| {
+                    let path = line["path"].as_str().unwrap();
+                    let path = path
+                        .strip_prefix(arg(&dir))
+                        .unwrap()
+                        .trim_start_matches('/');
+                    (path, line["type"].as_str().unwrap())
+                })
+                .collect();
+            assert_eq!(
+                kinds,
+                [
+                    ("in/a.eml", "message"),
+                    ("in/b-fifo", "error"),
+                    ("in/c-link", "error"),
+                    ("in/d-socket", "error"),
+                    ("in/md/cur/1700000000.M1P1.host:2,S", "message"),
+                    ("in/md/cur/1700000001.M2P2.host:2,", "error"),
+                ]
+            );
+        } else if args[0] == "urls" {
+            assert!(stdout(&output).contains("http://a.example/dir/page.html"));
+            assert!(stdout(&output).contains("http://m.example/dir/page.html"));
+        }
+    }
+    // `extract` made one folder for each message, none for the special files.
+    let indexes: Vec<String> = files_under(&out)
+        .iter()
+        .filter(|f| f.ends_with("index.json"))
+        .map(|f| f.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        indexes,
+        [
+            "in/a.eml/index.json",
+            "in/md/cur/1700000000.M1P1.host:2,S/index.json"
+        ]
+    );
 }
 
 /// Several inputs, or a directory, need --in-place: standard output and -o take one message.
