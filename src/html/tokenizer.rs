@@ -21,24 +21,53 @@ use crate::report::LinkText;
 use crate::vocab::element;
 
 /// The text, as the tokenizer reads it: html5gum's own reader (`StringReader`), except in the
-/// states that read text (data and RCDATA), where it hands over the whole run of text up to
-/// the next `<` at once.
+/// states whose characters the emitter ignores, where it hands over whole runs at once.
 ///
-/// Those states stop at `&` (a character reference), CR (newline normalization) and NUL as
-/// well, but only to change the text, which the emitter ignores: a character reference never
-/// takes in a `<`, so tags start where they would. Mail's HTML stops there often (CRLF ends
-/// every short line, `&nbsp;` is everywhere), and each stop is a round through html5gum's
-/// state machine, which made the data state a large part of a scan. The states are told apart by what they stop at (`read_until`'s
-/// needle), `&`, `<` and NUL, plus the CR the tokenizer adds; every other state, attribute
-/// values included, reads through html5gum's own reader, unchanged. The text of a link, which
-/// the scan collects ([`OpenLink`]), is taken from the document between the tokens inside the
-/// link, and decoded there.
+/// Those states stop at bytes that only change the characters they emit: `&` (a character
+/// reference), CR (newline normalization) and NUL (replaced by U+FFFD). The emitter ignores
+/// text, comments and doctypes, and a character reference never takes in a `<`, so the runs
+/// can go on to the next byte that changes the state: tags start where they would, and
+/// positions stay byte offsets in the text. Mail's HTML stops there often (CRLF ends every
+/// short line, `&nbsp;` is everywhere, `<style>` blocks and Outlook's conditional comments are
+/// long), and each stop is a round through html5gum's state machine. The states are told
+/// apart by what they stop at (`read_until`'s needle, the stops of the state's `match` in
+/// order, plus the CR the tokenizer adds), see [`Input::run_length`]; every other state,
+/// attribute values included, reads through html5gum's own reader, unchanged. The text of a
+/// link, which the scan collects ([`OpenLink`]), is taken from the document between the tokens
+/// inside the link, and decoded there.
 pub(super) struct Input<'a>(pub(super) &'a [u8]);
 
 impl Input<'_> {
-    /// What the data and RCDATA states stop at (the HTML Standard's [data state](https://html.spec.whatwg.org/multipage/parsing.html#data-state) and [RCDATA state](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state)), as
-    /// html5gum 0.9 asks for it.
-    const TEXT_STOPS: &'static [u8] = b"&<\0\r";
+    /// The length of the run that `read_until(needle)` hands over, if `needle` is that of a
+    /// state whose characters the emitter ignores (see [`Input`]); at least one byte, a stop
+    /// alone when it comes first. html5gum 0.9's needles, by the HTML Standard's tokenizer
+    /// states (§13.2.5):
+    ///
+    /// - `&<\0\r`: [data](https://html.spec.whatwg.org/multipage/parsing.html#data-state)
+    ///   and [RCDATA](https://html.spec.whatwg.org/multipage/parsing.html#rcdata-state): up to
+    ///   the next `<`;
+    /// - `<\0\r`: [RAWTEXT](https://html.spec.whatwg.org/multipage/parsing.html#rawtext-state)
+    ///   (`<style>`, …) and [script data](https://html.spec.whatwg.org/multipage/parsing.html#script-data-state):
+    ///   up to the next `<`;
+    /// - `-<\0\r`: [script data escaped](https://html.spec.whatwg.org/multipage/parsing.html#script-data-escaped-state)
+    ///   and double escaped; `<-\0\r`: [comment](https://html.spec.whatwg.org/multipage/parsing.html#comment-state):
+    ///   up to the next `-` or `<`;
+    /// - `>\0\r`: [bogus comment](https://html.spec.whatwg.org/multipage/parsing.html#bogus-comment-state)
+    ///   and [bogus DOCTYPE](https://html.spec.whatwg.org/multipage/parsing.html#bogus-doctype-state):
+    ///   up to the next `>`;
+    /// - `\0\r`: [PLAINTEXT](https://html.spec.whatwg.org/multipage/parsing.html#plaintext-state):
+    ///   the rest.
+    #[inline(always)]
+    fn run_length(needle: &[u8], text: &[u8]) -> Option<usize> {
+        let end = match needle {
+            b"&<\0\r" | b"<\0\r" => memchr::memchr(b'<', text),
+            b"-<\0\r" | b"<-\0\r" => memchr::memchr2(b'-', b'<', text),
+            b">\0\r" => memchr::memchr(b'>', text),
+            b"\0\r" => None,
+            _ => return None,
+        };
+        Some(end.map_or(text.len(), |at| at.max(1)))
+    }
 }
 
 /// Appends a piece of a tag or attribute name. The tokenizer hands over a name with capitals
@@ -85,12 +114,12 @@ impl Reader for Input<'_> {
         if self.0.is_empty() {
             return Ok(None);
         }
-        let length = if needle == Self::TEXT_STOPS {
-            // At least one byte: a `<` alone when it comes first.
-            memchr::memchr(b'<', self.0).map_or(self.0.len(), |at| at.max(1))
-        } else {
-            let mut inner: StringReader<'_> = self.0.to_reader();
-            inner.read_until(needle, char_buf)?.map_or(0, <[u8]>::len)
+        let length = match Self::run_length(needle, self.0) {
+            Some(length) => length,
+            None => {
+                let mut inner: StringReader<'_> = self.0.to_reader();
+                inner.read_until(needle, char_buf)?.map_or(0, <[u8]>::len)
+            }
         };
         let (chunk, rest) = self.0.split_at(length.min(self.0.len()));
         self.0 = rest;
@@ -853,3 +882,6 @@ impl Emitter for UrlEmitter<'_> {
         self.state.position = self.state.position.wrapping_add_signed(offset);
     }
 }
+
+#[cfg(test)]
+mod tests;
