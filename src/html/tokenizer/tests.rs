@@ -2,7 +2,9 @@
 
 use std::convert::Infallible;
 
-use html5gum::{Readable, Tokenizer};
+use std::collections::BTreeSet;
+
+use html5gum::{Readable, Reader, StringReader, Tokenizer};
 
 use super::{Input, ScanState, UrlEmitter};
 
@@ -70,6 +72,10 @@ const PIECES: &[&str] = &[
     "</svg>",
     "<base href=\"http://b.example/\">",
     "<iframe srcdoc=\"<a href=d.html>d</a>\">",
+    "<A HREF=\"X.html?A=1&amp;B=&#X41;\" TITLE=\"T\">",
+    "<IMG SRC=I.PNG?A=1&amp;B=2 ALT=X>",
+    "<TD STYLE=\"background:url(B.png)\" Class=x>",
+    "</A>",
     "<plaintext>",
 ];
 
@@ -115,4 +121,71 @@ fn run_lengths_by_needle() {
     // Attribute values and names go through html5gum's reader.
     assert_eq!(Input::run_length(b"\"&\0\r", text), None);
     assert_eq!(Input::run_length(b"\t\n\x0c />\0\r", text), None);
+}
+
+/// html5gum's own reader, noting every needle it is asked to read up to.
+struct Needles<'a> {
+    inner: StringReader<'a>,
+    asked: BTreeSet<Vec<u8>>,
+}
+
+impl Reader for &mut Needles<'_> {
+    type Error = Infallible;
+
+    fn read_byte(&mut self) -> Result<Option<u8>, Infallible> {
+        self.inner.read_byte()
+    }
+
+    fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Infallible> {
+        self.inner.try_read_string(s, case_sensitive)
+    }
+
+    fn read_until<'b>(
+        &'b mut self,
+        needle: &[u8],
+        char_buf: &'b mut [u8; 4],
+    ) -> Result<Option<&'b [u8]>, Infallible> {
+        self.asked.insert(needle.to_vec());
+        self.inner.read_until(needle, char_buf)
+    }
+}
+
+/// The needles [`Input::run_length`] tells states by are those html5gum asks for: if a new
+/// version asked for others, the runs would silently go back to html5gum's reader.
+#[test]
+fn the_needles_known_are_those_html5gum_asks_for() {
+    let mut needles = Needles {
+        inner: b"".as_slice().to_reader(),
+        asked: BTreeSet::new(),
+    };
+    let html = PIECES.concat() + &PIECES.iter().rev().copied().collect::<String>();
+    for piece in [
+        html.as_str(),
+        "<script><!--<script>-</script>--></script>",
+        "<?bogus\r\n>",
+        "<!DOCTYPE html bogus\r\n>",
+        "<plaintext>a\r\nb",
+    ] {
+        needles.inner = piece.as_bytes().to_reader();
+        found(&mut needles, piece);
+    }
+    for known in [
+        b"&<\0\r".as_slice(),
+        b"<\0\r",
+        b"-<\0\r",
+        b"<-\0\r",
+        b">\0\r",
+        b"\0\r",
+    ] {
+        assert!(
+            needles.asked.contains(known),
+            "{:?} is not asked for; asked: {:?}",
+            String::from_utf8_lossy(known),
+            needles
+                .asked
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect::<Vec<_>>()
+        );
+    }
 }
