@@ -48,8 +48,10 @@
 //! part identifier), `content_type`, `base` (the part's effective base URL or `null`),
 //! `content_location` (resolved when it could be, else as written, or `null`),
 //! `rewritten_urls` (how many URLs of an HTML, SVG or CSS file were changed: pointed at other
-//! files, made absolute or inert) and `csp` (true when a Content-Security-Policy was inserted:
-//! a page written offline).
+//! files, made absolute or inert), `inert_urls` (of those, how many were made inert, by why:
+//! an object of `unresolved`, `file` and `offline`, the counts of
+//! [`mimebase::extract::InertUrls`]) and `csp` (true when a Content-Security-Policy was
+//! inserted: a page written offline).
 //!
 //! Offline (the default, `--offline`), every URL that names no part and is not a `data:`,
 //! `about:` or `blob:` URL is written inert, and every page carries a policy that forbids
@@ -491,6 +493,11 @@ fn index_json(extracted: &Extracted) -> io::Result<Vec<u8>> {
                 "base": f.base,
                 "content_location": f.content_location,
                 "rewritten_urls": f.rewritten_urls,
+                "inert_urls": {
+                    "unresolved": f.inert_urls.unresolved,
+                    "file": f.inert_urls.file,
+                    "offline": f.inert_urls.offline,
+                },
                 "csp": f.csp,
             })
         })

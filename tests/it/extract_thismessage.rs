@@ -80,6 +80,27 @@ fn sample_images_and_stylesheet_are_found_and_the_rest_counted() {
         )
     );
 
+    // `index.json` has the same counts, for the file they are in.
+    let index: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("index.json")).unwrap()).unwrap();
+    let inert: Vec<(&str, &serde_json::Value)> = index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| (file["file"].as_str().unwrap(), &file["inert_urls"]))
+        .collect();
+    let none = serde_json::json!({"unresolved": 0, "file": 0, "offline": 0});
+    let page = serde_json::json!({"unresolved": 1, "file": 0, "offline": 1});
+    assert_eq!(
+        inert,
+        [
+            ("report.html", &page),
+            ("chart.gif", &none),
+            ("style.css", &none)
+        ],
+        "{index:#}"
+    );
+
     // Online, the link stays on the web; the unresolvable image is still inert.
     let output = mimebase(
         &["extract", "--online", "--force", sample, "--dir", dir],
