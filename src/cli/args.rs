@@ -1,6 +1,6 @@
 //! Command-line arguments. Help text comes from these doc comments.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::output::escape;
 use super::size::parse_bytes;
@@ -335,9 +335,12 @@ pub(crate) enum UrlField {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ExtractArgs {
     /// Messages, mbox files, directories and Maildirs to extract, read as `scan` reads them;
-    /// `-` (or none) reads standard input.
-    #[arg(value_name = "PATH", default_value = "-")]
+    /// `-` (or none, without --paths-from) reads standard input.
+    #[arg(value_name = "PATH")]
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub list: PathListArgs,
 
     #[command(flatten)]
     pub walk: WalkArgs,
@@ -375,11 +378,14 @@ pub(crate) struct ExtractArgs {
 /// `mimebase rewrite`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RewriteArgs {
-    /// The message or mbox to rewrite; `-` (or none) reads standard input. With --in-place,
-    /// any number of files, directories and Maildirs, read as `scan` reads them, each file
-    /// rewritten in place.
-    #[arg(value_name = "FILE", default_value = "-")]
+    /// The message or mbox to rewrite; `-` (or none, without --paths-from) reads standard
+    /// input. With --in-place, any number of files, directories and Maildirs, read as `scan`
+    /// reads them, each file rewritten in place.
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub list: PathListArgs,
 
     #[command(flatten)]
     pub walk: WalkArgs,
@@ -491,6 +497,39 @@ pub(crate) struct WalkArgs {
 
     #[command(flatten)]
     pub globs: GlobArgs,
+}
+
+/// `--paths-from` and `--null`: more paths, read from a list, for `scan`, `rewrite` and
+/// `extract`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PathListArgs {
+    /// Read more paths from FILE, one per line (`-`: standard input), after those given as
+    /// arguments; empty lines are skipped, a trailing CR is removed. Paths are read as the
+    /// command goes, so the list may be endless (a Hadoop Streaming or Spark pipe stage).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    pub paths_from: Option<PathBuf>,
+
+    /// With --paths-from: the paths are separated by NUL bytes (as `find -print0` writes them).
+    #[arg(
+        short = '0',
+        long = "null",
+        requires = "paths_from",
+        help_heading = "Input"
+    )]
+    pub null: bool,
+}
+
+impl PathListArgs {
+    /// The list and its separator, as [`Roots::new`](mimebase::mailbox::Roots::new) takes them.
+    pub fn list(&self) -> Option<(&Path, u8)> {
+        let separator = if self.null { 0 } else { b'\n' };
+        self.paths_from.as_deref().map(|list| (list, separator))
+    }
+
+    /// True when the list is read from standard input (`--paths-from -`).
+    pub fn reads_stdin(&self) -> bool {
+        self.paths_from.as_deref() == Some(Path::new("-"))
+    }
 }
 
 /// `--glob` and `--iglob`: which files found in directories are read, for every command
@@ -664,20 +703,8 @@ pub(crate) struct ScanArgs {
     #[arg(value_name = "PATH", required_unless_present = "paths_from")]
     pub paths: Vec<PathBuf>,
 
-    /// Read more paths from FILE, one per line (`-`: standard input), after those given as
-    /// arguments; empty lines are skipped, a trailing CR is removed. Paths are read as the
-    /// scan goes, so the list may be endless (a Hadoop Streaming or Spark pipe stage).
-    #[arg(long, value_name = "FILE", help_heading = "Input")]
-    pub paths_from: Option<PathBuf>,
-
-    /// With --paths-from: the paths are separated by NUL bytes (as `find -print0` writes them).
-    #[arg(
-        short = '0',
-        long = "null",
-        requires = "paths_from",
-        help_heading = "Input"
-    )]
-    pub null: bool,
+    #[command(flatten)]
+    pub list: PathListArgs,
 
     #[command(flatten)]
     pub limits: LimitArgs,

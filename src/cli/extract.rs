@@ -99,7 +99,14 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         network,
     };
     let mut failed = false;
-    if let [file] = args.files.as_slice()
+    let list = args.list.list();
+    let stdin_only = [PathBuf::from("-")];
+    let files = match args.files.as_slice() {
+        [] if list.is_none() => &stdin_only[..],
+        files => files,
+    };
+    if let [file] = files
+        && list.is_none()
         && !fs::metadata(file).is_ok_and(|m| m.is_dir())
     {
         if file == Path::new("-") {
@@ -110,11 +117,14 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
             Err(code) => return code,
         }
     } else {
-        if args.files.iter().any(|file| file == Path::new("-")) {
+        if files.iter().any(|file| file == Path::new("-")) {
             super::usage_error(
                 Some("extract"),
                 "standard input (-) is extracted alone, not with other inputs",
             );
+        }
+        if args.list.reads_stdin() {
+            super::hint_when_stdin_is_a_terminal();
         }
         let globs = super::globs_or_exit(&args.walk.globs, "extract");
         let mut claimed = HashSet::new();
@@ -122,8 +132,33 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
         // run (or an earlier one) wrote, not mail, and reading them would write into OUT
         // again, deeper at each level.
         let mut own: Option<PathBuf> = None;
-        for root in &args.files {
-            let top = unique(&mut claimed, label(root));
+        for root in Roots::new(files.to_vec(), list) {
+            let root = match root {
+                Ok(root) => root,
+                // The list could not be read: named, and the end of the roots.
+                Err(found) => {
+                    if let Found::Error { path, error } = found {
+                        let source = Source::unknown("").with_path(&path);
+                        eprintln!(
+                            "mimebase: {}: {}",
+                            place(&source),
+                            escape(&error.to_string())
+                        );
+                    }
+                    failed = true;
+                    continue;
+                }
+            };
+            if root == Path::new("-") {
+                // Listed in --paths-from: standard input goes alone (see above).
+                eprintln!(
+                    "mimebase: extract: `-` listed in --paths-from: standard input (-) is \
+                     extracted alone, not with other inputs; skipped"
+                );
+                failed = true;
+                continue;
+            }
+            let top = unique(&mut claimed, label(&root));
             let walker = Walker::new(Roots::new(vec![root.clone()], None))
                 .with_hidden(args.walk.hidden)
                 .with_globs(globs.clone());
@@ -159,7 +194,7 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 {
                     continue;
                 }
-                let dir = folder(&args.dir, &top, root, &path);
+                let dir = folder(&args.dir, &top, &root, &path);
                 let messages = match mailbox::open(Found::File { path, in_maildir }, limit) {
                     Opened::One(message) => Box::new(std::iter::once(message)),
                     Opened::Many(messages) => messages,

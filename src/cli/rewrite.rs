@@ -78,18 +78,24 @@ use super::{EXIT_INPUT_FAILED, EXIT_USAGE, usage_error, write_all, write_failed}
 /// be read or is not written back (it changed, or went away), and one that is not a regular
 /// file, is named on stderr and the next is rewritten (exit code 1 at the end); a file that
 /// cannot be written (a full disk) stops the run there (exit code 2), the files rewritten
-/// before it kept, as each one is complete.
+/// before it kept, as each one is complete. The paths of `--paths-from` are inputs too, so
+/// they need `--in-place`; without them, no input at all is standard input.
 pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
-    if let [file] = args.files.as_slice()
-        && !std::fs::metadata(file).is_ok_and(|m| m.is_dir())
-    {
-        return run_one(args, file);
+    let list = args.list.list();
+    if list.is_none() {
+        match args.files.as_slice() {
+            [] => return run_one(args, Path::new("-")),
+            [file] if !std::fs::metadata(file).is_ok_and(|m| m.is_dir()) => {
+                return run_one(args, file);
+            }
+            _ => {}
+        }
     }
     if !args.in_place {
         usage_error(
             Some("rewrite"),
-            "several inputs, or a directory, are rewritten with --in-place only (standard \
-             output and -o take one message)",
+            "several inputs, a directory, or --paths-from are rewritten with --in-place only \
+             (standard output and -o take one message)",
         );
     }
     if args.files.iter().any(|file| file == Path::new("-")) {
@@ -103,7 +109,10 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let globs = super::globs_or_exit(&args.walk.globs, "rewrite");
-    let walker = Walker::new(Roots::new(args.files.clone(), None))
+    if args.list.reads_stdin() {
+        super::hint_when_stdin_is_a_terminal();
+    }
+    let walker = Walker::new(Roots::new(args.files.clone(), list))
         .with_hidden(args.walk.hidden)
         .with_globs(globs);
     let mut worst = ExitCode::SUCCESS;
@@ -134,8 +143,12 @@ pub(crate) fn run(args: &RewriteArgs) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            // Refused above: `-` is not walked.
-            Found::Stdin => ExitCode::from(EXIT_USAGE),
+            // Refused above among the arguments; here, a `-` listed in --paths-from.
+            Found::Stdin => usage_error(
+                Some("rewrite"),
+                "--in-place needs a FILE: standard input (`-`, listed in --paths-from) cannot \
+                 be replaced",
+            ),
         };
         if code == ExitCode::from(EXIT_USAGE) {
             return code;

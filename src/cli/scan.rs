@@ -26,7 +26,7 @@ use super::state::State;
 /// Runs `mimebase scan`.
 pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     let reads_stdin = args.paths.iter().any(|p| p == Path::new("-"));
-    if reads_stdin && args.paths_from.as_deref() == Some(Path::new("-")) {
+    if reads_stdin && args.list.reads_stdin() {
         eprintln!("mimebase: scan: `-` and `--paths-from -` cannot both read standard input");
         return ExitCode::from(super::EXIT_USAGE);
     }
@@ -44,16 +44,10 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
             return ExitCode::from(super::EXIT_USAGE);
         }
     };
-    if reads_stdin || args.paths_from.as_deref() == Some(Path::new("-")) {
+    if reads_stdin || args.list.reads_stdin() {
         super::hint_when_stdin_is_a_terminal();
     }
-    let separator = if args.null { 0 } else { b'\n' };
-    let roots = || {
-        Roots::new(
-            args.paths.clone(),
-            args.paths_from.as_deref().map(|p| (p, separator)),
-        )
-    };
+    let roots = || Roots::new(args.paths.clone(), args.list.list());
     let globs = super::globs_or_exit(&args.globs, "scan");
     let walker = Walker::new(roots())
         .with_hidden(args.hidden)
@@ -63,7 +57,7 @@ pub(crate) fn run(args: &ScanArgs) -> ExitCode {
     // Counting walks the inputs a second time: a path list can be read twice only when it is
     // a regular file (a pipe such as `<(…)` would be shared by both readers).
     let countable = !reads_stdin
-        && args.paths_from.as_deref().is_none_or(|list| {
+        && args.list.paths_from.as_deref().is_none_or(|list| {
             list != Path::new("-") && list.metadata().is_ok_and(|m| m.is_file())
         });
     if countable {

@@ -371,6 +371,10 @@ fn several_inputs_without_in_place_are_a_usage_error() {
     let dir = workdir("usage");
     write(&dir.join("a.eml"), &html_message("a"));
     write(&dir.join("b.eml"), &html_message("b"));
+    write(
+        &dir.join("list"),
+        format!("{}\n", arg(&dir.join("a.eml"))).as_bytes(),
+    );
     for args in [
         vec!["rewrite", arg(&dir)],
         vec!["rewrite", arg(&dir.join("a.eml")), arg(&dir.join("b.eml"))],
@@ -382,6 +386,7 @@ fn several_inputs_without_in_place_are_a_usage_error() {
             arg(&dir.join("b.eml")),
         ],
         vec!["rewrite", "--in-place", arg(&dir.join("a.eml")), "-"],
+        vec!["rewrite", "--paths-from", arg(&dir.join("list"))],
     ] {
         let output = mimebase(&args, b"");
         assert_eq!(output.status.code(), Some(2), "{args:?}");
@@ -389,6 +394,83 @@ fn several_inputs_without_in_place_are_a_usage_error() {
         assert_eq!(fs::read(dir.join("a.eml")).unwrap(), html_message("a"));
     }
     assert!(!dir.join("out.eml").exists());
+}
+
+/// `--paths-from` gives `rewrite --in-place` and `extract` more inputs, as it gives `scan`:
+/// a list of files and directories, one per line (CRLF too) or NUL-separated (`-0`), read
+/// after the paths given; each input is rewritten or extracted as when given as an argument,
+/// and what is not listed is not touched.
+#[test]
+fn paths_from_lists_inputs_for_rewrite_and_extract() {
+    let dir = workdir("paths-from");
+    let input = dir.join("in");
+    for name in ["a", "b", "d/c", "e"] {
+        write(&input.join(format!("{name}.eml")), &html_message(name));
+    }
+    let pristine = dir.join("pristine");
+    copy_tree(&input, &pristine);
+    let lines = format!(
+        "{}\r\n\n{}\n",
+        arg(&input.join("a.eml")),
+        arg(&input.join("d"))
+    );
+    write(&dir.join("list"), lines.as_bytes());
+    let output = mimebase(
+        &[
+            "rewrite",
+            "--in-place",
+            "--paths-from",
+            arg(&dir.join("list")),
+            arg(&input.join("e.eml")),
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for name in ["a.eml", "d/c.eml", "e.eml"] {
+        let (alone, code) = rewritten_alone(&pristine.join(name));
+        assert_eq!(code, Some(0));
+        assert_ne!(alone, fs::read(pristine.join(name)).unwrap(), "{name}");
+        assert_eq!(fs::read(input.join(name)).unwrap(), alone, "{name}");
+    }
+    assert_eq!(fs::read(input.join("b.eml")).unwrap(), html_message("b"));
+
+    // The same list, NUL-separated and on standard input, for `extract`.
+    let list = format!(
+        "{}\0{}\0",
+        arg(&pristine.join("a.eml")),
+        arg(&pristine.join("d"))
+    );
+    let out = dir.join("out");
+    let output = mimebase(
+        &["extract", "--dir", arg(&out), "--paths-from", "-", "-0"],
+        list.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut indexes: Vec<String> = files_under(&out)
+        .iter()
+        .filter(|f| f.ends_with("index.json"))
+        .map(|f| f.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    indexes.sort();
+    assert_eq!(indexes, ["a.eml/index.json", "d/c.eml/index.json"]);
+
+    // A list that cannot be read is named, and the exit code is 1.
+    let output = mimebase(
+        &[
+            "extract",
+            "--dir",
+            arg(&dir.join("out-missing")),
+            "--paths-from",
+            arg(&dir.join("no-such-list")),
+        ],
+        b"",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("no-such-list"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 /// Every file below `dir` with its bytes, by its path relative to `dir`.
