@@ -138,12 +138,7 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 // The list could not be read: named, and the end of the roots.
                 Err(found) => {
                     if let Found::Error { path, error } = found {
-                        let source = Source::unknown("").with_path(&path);
-                        eprintln!(
-                            "mimebase: {}: {}",
-                            place(&source),
-                            escape(&error.to_string())
-                        );
+                        say_failed(&path, &error);
                     }
                     failed = true;
                     continue;
@@ -166,12 +161,7 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
                 let (path, in_maildir) = match found {
                     Found::File { path, in_maildir } => (path, in_maildir),
                     Found::Error { path, error } => {
-                        let source = Source::unknown("").with_path(&path);
-                        eprintln!(
-                            "mimebase: {}: {}",
-                            place(&source),
-                            escape(&error.to_string())
-                        );
+                        say_failed(&path, &error);
                         failed = true;
                         continue;
                     }
@@ -212,6 +202,16 @@ pub(crate) fn run(args: &ExtractArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Names on stderr a path that could not be read, and why.
+fn say_failed(path: &Path, error: &io::Error) {
+    let source = Source::unknown("").with_path(path);
+    eprintln!(
+        "mimebase: {}: {}",
+        place(&source),
+        escape(&error.to_string())
+    );
 }
 
 /// What every message of a run is extracted with.
