@@ -257,6 +257,9 @@ def analyze(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    max_depth: int = 100,
+    max_entities: Optional[int] = None,
+    max_encoded_levels: int = 4,
     text_links: bool = True,
 ) -> Report:
     """Every entity's base and every URL of one message resolved; raises ValueError for an unknown
@@ -271,6 +274,9 @@ def rewrite(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    max_depth: int = 100,
+    max_entities: Optional[int] = None,
+    max_encoded_levels: int = 4,
     text_links: bool = True,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged.
@@ -288,6 +294,9 @@ def scan(
     profile: _ProfileName = "default",
     max_message_bytes: int = 67108864,
     max_urls: int = 100000,
+    max_depth: int = 100,
+    max_entities: Optional[int] = None,
+    max_encoded_levels: int = 4,
     text_links: bool = True,
 ) -> Scan:
     """One `mimebase scan` record (a read-only mapping) per message found under paths, lazily, in

@@ -93,9 +93,33 @@ pub(crate) fn max_message_bytes(value: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// `max_urls`: an `int` from 0.
 pub(crate) fn max_urls(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    size(value, "max_urls")
+}
+
+/// `max_depth`: an `int` from 0.
+pub(crate) fn max_depth(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    size(value, "max_depth")
+}
+
+/// `max_entities`: `None` (the default that follows each message's size) or an `int` from 0.
+pub(crate) fn max_entities(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    size(value, "max_entities").map(Some)
+}
+
+/// `max_encoded_levels`: an `int` from 0.
+pub(crate) fn max_encoded_levels(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    size(value, "max_encoded_levels")
+}
+
+/// The argument `name`: an `int` from 0, as a `usize` (a larger one is `usize::MAX`, which no
+/// count reaches).
+fn size(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     let most = u64::try_from(usize::MAX).unwrap_or(u64::MAX);
-    let urls = count(value, "max_urls", 0, most)?;
-    Ok(usize::try_from(urls).unwrap_or(usize::MAX))
+    let n = count(value, name, 0, most)?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// `text_links`: a `bool` (an `int` is refused, so that a count passed by mistake is caught).

@@ -45,12 +45,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Functions:
 ///
 /// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> Report``
+///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
+///   max_encoded_levels=4, text_links=True) -> Report``
 /// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> bytes``
+///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
+///   max_encoded_levels=4, text_links=True) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
-///   max_message_bytes=67108864, max_urls=100000, text_links=True) -> Iterator[Record]`` (each ``Record`` a
+///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
+///   max_encoded_levels=4, text_links=True) -> Iterator[Record]`` (each ``Record`` a
 ///   read-only mapping, equal to the ``dict`` of the command's JSON line)
 ///
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
@@ -76,6 +79,18 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// - ``max_urls``: how many URL records one message may have; past it the rest are left out,
 ///   each part that lost some has a ``url_limit`` diagnostic, and ``rewrite`` leaves such a
 ///   part unchanged. It bounds the memory one message takes.
+/// - ``max_depth``: how deep entities may nest (the message at 0, each body part and
+///   encapsulated message one deeper); the content of a deeper one is not walked, with a
+///   ``depth_limit`` diagnostic. 100 by default.
+/// - ``max_entities``: how many entities of one message are walked; the rest are skipped with
+///   an ``entity_limit`` diagnostic. ``None`` (the default): (64 MiB + 4 × the message's size)
+///   / 2 KiB, which only a message of parts averaging under 512 bytes reaches.
+/// - ``max_encoded_levels``: how many base64- or quoted-printable-encoded encapsulated
+///   messages may enclose one another; a deeper one is not walked, with an
+///   ``encoded_level_limit`` diagnostic. 4 by default.
+///
+/// The diagnostics of these limits name the command line's option that raises them
+/// (``--max-depth``, …): the keyword argument of the same name without ``--`` and with ``_``.
 /// - ``text_links``: whether the links a mail client makes of plain text are reported (URL
 ///   records whose ``source`` is ``"text"``: URLs, ``www.`` hosts and e-mail addresses in
 ///   ``text/plain`` and ``text/enriched`` bodies); ``True`` by default. ``False`` reports only
@@ -128,10 +143,14 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    max_depth = 100,
+    max_entities = None,
+    max_encoded_levels = 4,
     text_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
 )]
+#[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 fn analyze(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
@@ -140,10 +159,19 @@ fn analyze(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::max_depth)] max_depth: usize,
+    #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
+    #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Report> {
-    let options = options(retrieval_url, resolver, profile)
-        .with_max_urls(max_urls)
+    let limits = Limits {
+        max_urls,
+        max_depth,
+        max_entities,
+        max_encoded_levels,
+    };
+    let options = limits
+        .apply(options(retrieval_url, resolver, profile))
         .with_text_links(text_links)
         .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
@@ -170,10 +198,14 @@ fn analyze(
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    max_depth = 100,
+    max_entities = None,
+    max_encoded_levels = 4,
     text_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
 )]
+#[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 fn rewrite<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -182,10 +214,19 @@ fn rewrite<'py>(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::max_depth)] max_depth: usize,
+    #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
+    #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let options = options(retrieval_url, resolver, profile)
-        .with_max_urls(max_urls)
+    let limits = Limits {
+        max_urls,
+        max_depth,
+        max_entities,
+        max_encoded_levels,
+    };
+    let options = limits
+        .apply(options(retrieval_url, resolver, profile))
         .with_text_links(text_links)
         .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
@@ -663,6 +704,29 @@ fn wire_name<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// The library's options for the keyword arguments shared by `analyze`, `rewrite` and `scan`.
+/// The counts that bound the analysis of one message, as the keyword arguments give them.
+pub(crate) struct Limits {
+    pub max_urls: usize,
+    pub max_depth: usize,
+    pub max_entities: Option<usize>,
+    pub max_encoded_levels: usize,
+}
+
+impl Limits {
+    /// `options` with these limits; `max_entities` `None` keeps the default, which follows
+    /// each message's size.
+    pub(crate) fn apply(&self, options: Options) -> Options {
+        let options = options
+            .with_max_urls(self.max_urls)
+            .with_max_depth(self.max_depth)
+            .with_max_encoded_levels(self.max_encoded_levels);
+        match self.max_entities {
+            Some(count) => options.with_max_entities(count),
+            None => options,
+        }
+    }
+}
+
 fn options(retrieval_url: Option<String>, resolver: Resolver, profile: Profile) -> Options {
     let options = Options::new().with_resolver(resolver).with_profile(profile);
     match retrieval_url {

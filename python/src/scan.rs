@@ -19,7 +19,7 @@ use mimebase::scan::{Batch, Records, ScanLine, Scanned};
 use mimebase::{Profile, Resolver};
 
 use crate::records::Record;
-use crate::{args, options};
+use crate::{Limits, args, options};
 
 /// Reads and analyzes every message found under ``paths`` and yields one ``Record`` per
 /// message, in input order (whatever ``jobs`` is), lazily.
@@ -65,8 +65,8 @@ use crate::{args, options};
 /// ``dict(record)``) is such a ``dict``, and ``record.to_json()`` the line itself. Unreadable
 /// inputs never raise.
 ///
-/// Raises ``ValueError`` for ``jobs`` below 1, a negative ``max_message_bytes`` or
-/// ``max_urls``, or an unknown ``resolver`` or ``profile``, and ``TypeError`` for an argument
+/// Raises ``ValueError`` for ``jobs`` below 1, a negative ``max_message_bytes``,
+/// ``max_urls``, ``max_depth``, ``max_entities`` or ``max_encoded_levels``, or an unknown ``resolver`` or ``profile``, and ``TypeError`` for an argument
 /// of the wrong type; each message starts with the argument's name.
 #[pyfunction]
 #[pyo3(signature = (
@@ -78,10 +78,14 @@ use crate::{args, options};
     profile = Profile::Default,
     max_message_bytes = 67_108_864,
     max_urls = 100_000,
+    max_depth = 100,
+    max_entities = None,
+    max_encoded_levels = 4,
     text_links = true,
 ),
-text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, text_links=True)"
+text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
 )]
+#[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 pub(crate) fn scan(
     paths: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::jobs)] jobs: Option<usize>,
@@ -90,10 +94,19 @@ pub(crate) fn scan(
     #[pyo3(from_py_with = args::profile)] profile: Profile,
     #[pyo3(from_py_with = args::max_message_bytes)] max_message_bytes: u64,
     #[pyo3(from_py_with = args::max_urls)] max_urls: usize,
+    #[pyo3(from_py_with = args::max_depth)] max_depth: usize,
+    #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
+    #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
 ) -> PyResult<Scan> {
-    let options = options(retrieval_url, resolver, profile)
-        .with_max_urls(max_urls)
+    let limits = Limits {
+        max_urls,
+        max_depth,
+        max_entities,
+        max_encoded_levels,
+    };
+    let options = limits
+        .apply(options(retrieval_url, resolver, profile))
         .with_text_links(text_links);
     let paths = path_list(paths)?;
     let mut batch = Batch::new(Walker::new(Roots::new(paths, None)), options)

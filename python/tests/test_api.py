@@ -1,6 +1,7 @@
 """The Python surface: accepted inputs, option errors, resolve, rewrite, scan's arguments and
 laziness, the documentation and the typing files."""
 
+import base64
 import email
 import email.policy
 import importlib.util
@@ -78,12 +79,19 @@ WRONG_TYPES = [
     ("max_message_bytes", None),
     ("max_urls", "10"),
     ("max_urls", True),
+    ("max_depth", None),
+    ("max_depth", 1.0),
+    ("max_entities", "10"),
+    ("max_encoded_levels", None),
 ]
 OUT_OF_RANGE = [
     ("max_message_bytes", -1),
     ("max_message_bytes", 2**64),
     ("max_urls", -1),
     ("max_urls", 2**64),
+    ("max_depth", -1),
+    ("max_entities", -1),
+    ("max_encoded_levels", -1),
     ("resolver", "RFC1808"),
     ("profile", ""),
 ]
@@ -178,6 +186,40 @@ def test_scan_takes_str_bytes_and_path_like_paths(tmp_path):
     expected = [r.to_dict() for r in mimebase.scan(str(path))]
     for given in [path, os.fsencode(path), PathLike(str(path)), PathLike(os.fsencode(path)), [path], (os.fsencode(path),)]:
         assert [r.to_dict() for r in mimebase.scan(given)] == expected, given
+
+
+# A message whose body part holds an encapsulated message, base64-encoded, whose HTML body has
+# a link: depth 0 the message, 1 the body part, 2 the encapsulated message, 3 its HTML body.
+NESTED = (
+    b"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: message/rfc822\n"
+    b"Content-Transfer-Encoding: base64\n\n"
+    + base64.b64encode(
+        b"Content-Base: http://inner.example/\nContent-Type: text/html\n\n<a href=x.html>x</a>\n"
+    )
+    + b"\n--b--\n"
+)
+
+
+@pytest.mark.parametrize(
+    "limits, kind",
+    [
+        ({"max_depth": 1}, "depth_limit"),
+        ({"max_entities": 2}, "entity_limit"),
+        ({"max_encoded_levels": 0}, "encoded_level_limit"),
+    ],
+)
+def test_the_entity_limits_are_keyword_arguments(tmp_path, limits, kind):
+    inner = ["http://inner.example/", "http://inner.example/x.html"]
+    assert resolved(mimebase.analyze(NESTED)) == inner
+    report = mimebase.analyze(NESTED, **limits)
+    assert resolved(report) == []
+    assert kind in [d.kind for d in report.diagnostics]
+    assert not report.complete
+    assert mimebase.rewrite(NESTED, **limits) == NESTED
+    (tmp_path / "m.eml").write_bytes(NESTED)
+    [line] = list(mimebase.scan(tmp_path, jobs=1, **limits))
+    assert line["urls"] == []
+    assert kind in [d["kind"] for d in line["diagnostics"]]
 
 
 def test_max_urls_leaves_urls_out_with_a_diagnostic_and_rewrite_leaves_the_part(tmp_path):
@@ -526,7 +568,8 @@ def test_documentation():
         assert function.__doc__ and len(function.__doc__) > 200, function
     assert str(inspect.signature(mimebase.analyze)) == (
         "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', "
-        "max_message_bytes=67108864, max_urls=100000, text_links=True)"
+        "max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, "
+        "max_encoded_levels=4, text_links=True)"
     )
     assert "html:base" in mimebase.Entity.base_source.__doc__
     assert "0-based" in mimebase.Url.range.__doc__
