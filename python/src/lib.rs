@@ -83,8 +83,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   encapsulated message one deeper); the content of a deeper one is not walked, with a
 ///   ``depth_limit`` diagnostic. 100 by default.
 /// - ``max_entities``: how many entities of one message are walked; the rest are skipped with
-///   an ``entity_limit`` diagnostic. ``None`` (the default): (64 MiB + 4 × the message's size)
-///   / 2 KiB, which only a message of parts averaging under 512 bytes reaches.
+///   an ``entity_limit`` diagnostic. ``None`` (the default): a count that follows the
+///   message's size, as ``--max-entities`` does (``mimebase scan --help`` gives it), far above
+///   what real mail holds.
 /// - ``max_encoded_levels``: how many base64- or quoted-printable-encoded encapsulated
 ///   messages may enclose one another; a deeper one is not walked, with an
 ///   ``encoded_level_limit`` diagnostic. 4 by default.
