@@ -6,7 +6,23 @@ use std::collections::BTreeSet;
 
 use html5gum::{Readable, Reader, StringReader, Tokenizer};
 
-use super::{Input, ScanState, UrlEmitter};
+use super::{
+    ATTRIBUTE_NAME, ATTRIBUTE_VALUE_DOUBLE_QUOTED, ATTRIBUTE_VALUE_SINGLE_QUOTED,
+    ATTRIBUTE_VALUE_UNQUOTED, DOCTYPE_DOUBLE_QUOTED, DOCTYPE_NAME, DOCTYPE_SINGLE_QUOTED, Input,
+    ScanState, TAG_NAME, UrlEmitter,
+};
+
+/// The needles [`Input::stop_length`] finds html5gum's chunks for.
+const STOP_NEEDLES: [&[u8]; 8] = [
+    TAG_NAME,
+    ATTRIBUTE_NAME,
+    ATTRIBUTE_VALUE_DOUBLE_QUOTED,
+    ATTRIBUTE_VALUE_SINGLE_QUOTED,
+    ATTRIBUTE_VALUE_UNQUOTED,
+    DOCTYPE_NAME,
+    DOCTYPE_DOUBLE_QUOTED,
+    DOCTYPE_SINGLE_QUOTED,
+];
 
 /// What the scan finds in `html` when the tokenizer reads it through `reader`: its URLs
 /// (with their ranges and link text), `srcdoc` values and fetch attributes.
@@ -29,8 +45,10 @@ where
 
 /// Pieces that reach every state whose runs [`Input`] hands over whole (data, RCDATA,
 /// RAWTEXT, script data and its escaped states, comments, bogus comments and DOCTYPEs,
-/// PLAINTEXT) and the bytes that stop them there (`&`, CR, NUL, `-`, `<`, `>`), with links
-/// and link text around them.
+/// PLAINTEXT) and the bytes that stop them there (`&`, CR, NUL, `-`, `<`, `>`), and the
+/// states whose chunks it finds by table (tag and attribute names, attribute values in each
+/// quoting, DOCTYPE names and identifiers) with each byte that stops them, with links and link
+/// text around them.
 const PIECES: &[&str] = &[
     "<a href=\"a.html\" title=\"t\">",
     "</a>",
@@ -76,6 +94,23 @@ const PIECES: &[&str] = &[
     "<IMG SRC=I.PNG?A=1&amp;B=2 ALT=X>",
     "<TD STYLE=\"background:url(B.png)\" Class=x>",
     "</A>",
+    "<a\thref\x0c=\"t\tab.html\" title\n=\r\n'q&amp;\r\n'>",
+    "<p a<b=1 c=`d` e=f'g\"h<i=j k=l&amp;m=n\tlast>",
+    "<a href=\"",
+    "<a href='",
+    "<a href=",
+    "\"",
+    "'",
+    "=",
+    "\t",
+    "\x0c",
+    "/",
+    "/>",
+    "<a/href=x/title=y>",
+    "<!DOCTYPE x SYSTEM 's&'>",
+    "<!DOCTYPE\tx\x0c PUBLIC \"p\r\n\" 's'>",
+    "</a\t foo=\"bar\">",
+    "<é href=é.html>",
     "<plaintext>",
 ];
 
@@ -118,9 +153,62 @@ fn run_lengths_by_needle() {
     assert_eq!(Input::run_length(b"\0\r", text), Some(text.len()));
     // A stop that comes first is handed over alone.
     assert_eq!(Input::run_length(b"<-\0\r", b"-->"), Some(1));
-    // Attribute values and names go through html5gum's reader.
+    // Attribute values and names are not handed over whole (see `stop_length`).
     assert_eq!(Input::run_length(b"\"&\0\r", text), None);
     assert_eq!(Input::run_length(b"\t\n\x0c />\0\r", text), None);
+}
+
+/// For each needle it knows, [`Input::stop_length`] gives the chunk html5gum's own reader
+/// gives: on every text of up to four bytes made of the needle's bytes and three others (one
+/// of them the start of a two-byte character), each followed by a longer tail, and on long
+/// texts with the stop far in. Any other needle it leaves to html5gum's reader.
+#[test]
+fn stop_lengths_are_the_chunks_html5gum_reads() {
+    for needle in STOP_NEEDLES {
+        let mut alphabet = needle.to_vec();
+        alphabet.extend_from_slice(b"a-\xc3");
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let longer: Vec<Vec<u8>> = texts
+                .iter()
+                .flat_map(|text| {
+                    alphabet.iter().map(move |&byte| {
+                        let mut text = text.clone();
+                        text.push(byte);
+                        text
+                    })
+                })
+                .collect();
+            texts.extend(longer);
+        }
+        for &stop in needle {
+            let mut long = vec![b'x'; 70];
+            long.push(stop);
+            long.extend_from_slice(b"tail");
+            texts.push(long);
+        }
+        texts.push(vec![b'y'; 100]);
+        for text in texts.iter().filter(|text| !text.is_empty()) {
+            let mut tail = text.clone();
+            tail.extend_from_slice(b"abcdefghijklmnopqrstuvwxyz");
+            for text in [text, &tail] {
+                let mut reader: StringReader<'_> = text.as_slice().to_reader();
+                let expected = reader
+                    .read_until(needle, &mut [0; 4])
+                    .unwrap()
+                    .map(<[u8]>::len);
+                assert_eq!(
+                    Input::stop_length(needle, text),
+                    expected,
+                    "needle {:?}, text {:?}",
+                    String::from_utf8_lossy(needle),
+                    String::from_utf8_lossy(text)
+                );
+            }
+        }
+    }
+    assert_eq!(Input::stop_length(b"&<\0\r", b"abc"), None);
+    assert_eq!(Input::stop_length(b"x", b"abc"), None);
 }
 
 /// html5gum's own reader, noting every needle it is asked to read up to.
@@ -165,6 +253,7 @@ fn the_needles_known_are_those_html5gum_asks_for() {
         "<?bogus\r\n>",
         "<!DOCTYPE html bogus\r\n>",
         "<plaintext>a\r\nb",
+        "<!DOCTYPE x PUBLIC \"p\" 's'>",
     ] {
         needles.inner = piece.as_bytes().to_reader();
         found(&mut needles, piece);
@@ -176,7 +265,10 @@ fn the_needles_known_are_those_html5gum_asks_for() {
         b"<-\0\r",
         b">\0\r",
         b"\0\r",
-    ] {
+    ]
+    .into_iter()
+    .chain(STOP_NEEDLES)
+    {
         assert!(
             needles.asked.contains(known),
             "{:?} is not asked for; asked: {:?}",
