@@ -153,6 +153,13 @@ fn run_lengths_by_needle() {
     assert_eq!(Input::run_length(b"\0\r", text), Some(text.len()));
     // A stop that comes first is handed over alone.
     assert_eq!(Input::run_length(b"<-\0\r", b"-->"), Some(1));
+    assert_eq!(Input::run_length(b"-<\0\r", b"<-x"), Some(1));
+    assert_eq!(Input::run_length(b"&<\0\r", b"<a>"), Some(1));
+    assert_eq!(Input::run_length(b"<\0\r", b"</style>"), Some(1));
+    assert_eq!(Input::run_length(b">\0\r", b">>"), Some(1));
+    // `&`, CR and NUL first are run through.
+    assert_eq!(Input::run_length(b"&<\0\r", b"&amp;\r\0<"), Some(7));
+    assert_eq!(Input::run_length(b">\0\r", b"\r\0a>"), Some(3));
     // Attribute values and names are not handed over whole (see `stop_length`).
     assert_eq!(Input::run_length(b"\"&\0\r", text), None);
     assert_eq!(Input::run_length(b"\t\n\x0c />\0\r", text), None);
