@@ -6,6 +6,8 @@ use std::collections::BTreeSet;
 
 use html5gum::{Readable, Reader, StringReader, Tokenizer};
 
+use crate::testing::every_string;
+
 use super::{
     ATTRIBUTE_NAME, ATTRIBUTE_VALUE_DOUBLE_QUOTED, ATTRIBUTE_VALUE_SINGLE_QUOTED,
     ATTRIBUTE_VALUE_UNQUOTED, DOCTYPE_DOUBLE_QUOTED, DOCTYPE_NAME, DOCTYPE_SINGLE_QUOTED, Input,
@@ -174,20 +176,7 @@ fn stop_lengths_are_the_chunks_html5gum_reads() {
     for needle in STOP_NEEDLES {
         let mut alphabet = needle.to_vec();
         alphabet.extend_from_slice(b"a-\xc3");
-        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        for _ in 0..4 {
-            let longer: Vec<Vec<u8>> = texts
-                .iter()
-                .flat_map(|text| {
-                    alphabet.iter().map(move |&byte| {
-                        let mut text = text.clone();
-                        text.push(byte);
-                        text
-                    })
-                })
-                .collect();
-            texts.extend(longer);
-        }
+        let mut texts = every_string(&alphabet, 4);
         for &stop in needle {
             let mut long = vec![b'x'; 70];
             long.push(stop);
