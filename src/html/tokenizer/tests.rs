@@ -8,11 +8,11 @@ use html5gum::{Readable, Reader, StringReader, Tokenizer};
 
 use crate::testing::every_string;
 
-use super::{
+use super::input::{
     ATTRIBUTE_NAME, ATTRIBUTE_VALUE_DOUBLE_QUOTED, ATTRIBUTE_VALUE_SINGLE_QUOTED,
-    ATTRIBUTE_VALUE_UNQUOTED, DOCTYPE_DOUBLE_QUOTED, DOCTYPE_NAME, DOCTYPE_SINGLE_QUOTED, Input,
-    ScanState, TAG_NAME, UrlEmitter,
+    ATTRIBUTE_VALUE_UNQUOTED, DOCTYPE_DOUBLE_QUOTED, DOCTYPE_NAME, DOCTYPE_SINGLE_QUOTED, TAG_NAME,
 };
+use super::{Input, ScanState, UrlEmitter};
 
 /// The needles [`Input::stop_length`] finds html5gum's chunks for.
 const STOP_NEEDLES: [&[u8]; 8] = [
