@@ -49,7 +49,7 @@ impl Input<'_> {
     #[inline(always)]
     pub(super) fn run_length(needle: &[u8], text: &[u8]) -> Option<usize> {
         // Most runs of the data state are a `<` alone, the start of the tag that ended the
-        // run before (808,714 of 1,131,316 over the bench corpus): told without a search.
+        // run before (docs/PERFORMANCE.md, sixth round): told without a search.
         let stops_first = |stops: &[u8]| text.first().is_some_and(|first| stops.contains(first));
         let end = match needle {
             b"&<\0\r" | b"<\0\r" if stops_first(b"<") => return Some(1),
@@ -68,9 +68,9 @@ impl Input<'_> {
     /// for `needle` in the states [`run_length`](Self::run_length) leaves to it, when `needle`
     /// is one of those: the first byte alone when it is a stop, else the bytes before the first
     /// stop (all of them when there is none). The same chunk, found by a table lookup per byte:
-    /// these runs are short (a tag name is 1.6 bytes on average in the bench corpus, an
-    /// attribute value between two `&` 13.5), and html5gum's search sets up eight-byte word
-    /// tests on each call that cost more than such a run. `None` for any other needle.
+    /// these runs are a few bytes long (a tag name, an attribute value up to its next `&`), and
+    /// html5gum's search sets up eight-byte word tests on each call that cost more than such a
+    /// run (docs/PERFORMANCE.md, sixth round, has the figures). `None` for any other needle.
     #[inline(always)]
     pub(super) fn stop_length(needle: &[u8], text: &[u8]) -> Option<usize> {
         let table: &[bool; 256] = match needle {
