@@ -20,7 +20,7 @@ use html5gum::{Readable, Reader, StringReader};
 /// order, plus the CR the tokenizer adds), see [`Input::run_length`]. The other states (tag
 /// and attribute names, attribute values, DOCTYPE names and identifiers) get exactly the chunks
 /// html5gum's reader gives them, found by a table lookup per byte ([`Input::stop_length`]),
-/// which costs less than that reader's search on chunks as short as theirs; a state whose
+/// which needs no setup on chunks as short as theirs; a state whose
 /// needle is not known reads through html5gum's reader itself. The text of a
 /// link, which the scan collects ([`OpenLink`](crate::html::link_text::OpenLink)), is taken from the document between the tokens
 /// inside the link, and decoded there.
@@ -48,8 +48,8 @@ impl Input<'_> {
     ///   the rest.
     #[inline(always)]
     pub(super) fn run_length(needle: &[u8], text: &[u8]) -> Option<usize> {
-        // Most runs of the data state are a `<` alone, the start of the tag that ended the
-        // run before (docs/PERFORMANCE.md, sixth round): told without a search.
+        // After every run of text the data state reads the `<` that ended it, alone: a stop
+        // that comes first is told from that byte, without a search.
         let stops_first = |stops: &[u8]| text.first().is_some_and(|first| stops.contains(first));
         let end = match needle {
             b"&<\0\r" | b"<\0\r" if stops_first(b"<") => return Some(1),
@@ -69,8 +69,8 @@ impl Input<'_> {
     /// is one of those: the first byte alone when it is a stop, else the bytes before the first
     /// stop (all of them when there is none). The same chunk, found by a table lookup per byte:
     /// these runs are a few bytes long (a tag name, an attribute value up to its next `&`), and
-    /// html5gum's search sets up eight-byte word tests on each call that cost more than such a
-    /// run (docs/PERFORMANCE.md, sixth round, has the figures). `None` for any other needle.
+    /// html5gum's search sets up word-at-a-time tests on each call, work that a lookup per byte
+    /// does not need on so short a run. `None` for any other needle.
     #[inline(always)]
     pub(super) fn stop_length(needle: &[u8], text: &[u8]) -> Option<usize> {
         let table: &[bool; 256] = match needle {
