@@ -53,7 +53,7 @@ class Entity:
     def part(self) -> str:
         """IMAP section specification (RFC 3501 section 6.4.5): "HEADER", "1", "2.1", "2.HEADER"."""
     @property
-    def kind(self) -> Literal["message", "body_part"]: ...
+    def kind(self) -> Literal["message", "body_part", "member"]: ...
     @property
     def parent(self) -> Optional[str]:
         """The enclosing entity's part; None for the root."""
@@ -84,14 +84,25 @@ class Entity:
     @property
     def header_base_source(self) -> str: ...
     @property
-    def document(self) -> Optional[Literal["html", "svg", "text"]]:
+    def document(
+        self,
+    ) -> Optional[Literal["html", "svg", "text", "pdf", "calendar", "shortcut", "office", "archive"]]:
         """What the body was read as to find its links; None when it holds none a reader reaches."""
     @property
-    def document_by(self) -> Optional[Literal["media_type", "file_name"]]:
-        """Why the body was read as document: its media type, or its file name."""
+    def document_by(self) -> Optional[Literal["media_type", "file_name", "content"]]:
+        """Why the body was read as document: its media type, its file name, or its content."""
     @property
     def attachment(self) -> bool:
-        """True for an attachment (Content-Disposition: attachment, or chosen by its file name)."""
+        """True for an attachment (Content-Disposition: attachment, chosen by its file name or content, or a file a reader opens)."""
+    @property
+    def opened(self) -> Optional[Literal["empty", "stated"]]:
+        """For an encrypted file that was opened: with the empty password, or one the message states."""
+    @property
+    def opened_by_part(self) -> Optional[str]:
+        """When opened is "stated": the part that states the password."""
+    @property
+    def password(self) -> Optional[str]:
+        """When opened is "stated": the password."""
     @property
     def summary(self) -> Optional[Summary]:
         """An encapsulated message's Summary; None for a body part and for the root (see Report.summary)."""
@@ -104,7 +115,7 @@ class Url:
     def part(self) -> str: ...
     @property
     def source(self) -> str:
-        """"header:<Name>", "html:<tag>@<attribute>", "html:style", "svg:<tag>@<attribute>", "svg:style" or "text"."""
+        """"header:<Name>", "html:<tag>@<attribute>", "html:style", "svg:<tag>@<attribute>", "svg:style", "text", or "<kind>:<place>" for a link inside a file ("pdf:annot/URI", "calendar:ATTACH", "shortcut:URL", "office:relationship")."""
     @property
     def reference(self) -> str:
         """The URL as written (unfolded / entity-decoded, trimmed)."""
@@ -128,13 +139,22 @@ class Url:
     def resolver(self) -> _ResolverName: ...
     @property
     def range(self) -> Optional[Tuple[int, int]]:
-        """HTML, SVG and text URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8)."""
+        """HTML, SVG and text URLs: (start, end) byte offsets, 0-based, half-open, into the part's decoded body (UTF-8); links inside files: into the file, its member, or its page's text."""
     @property
     def field(self) -> Optional[int]:
         """Header URLs: 0-based position of the field in the entity's header block."""
     @property
     def item(self) -> Optional[int]:
         """Header URLs: 0-based position of the URL within its field."""
+    @property
+    def member(self) -> Optional[str]:
+        """Links inside an office document: the container member that holds it, which range indexes."""
+    @property
+    def object(self) -> Optional[int]:
+        """PDF actions: the number of the object that holds the action."""
+    @property
+    def page(self) -> Optional[int]:
+        """PDF links: the page, 1-based."""
     @property
     def target(self) -> Optional[Target]:
         """The entity of this message the URL names (the record's "target"); None when it names none."""
@@ -261,6 +281,7 @@ def analyze(
     max_entities: Optional[int] = None,
     max_encoded_levels: int = 4,
     text_links: bool = True,
+    file_links: bool = True,
 ) -> Report:
     """Every entity's base and every URL of one message resolved; raises ValueError for an unknown
     option value, for data larger than max_message_bytes, and for an mbox of more than one message
@@ -278,6 +299,7 @@ def rewrite(
     max_entities: Optional[int] = None,
     max_encoded_levels: int = 4,
     text_links: bool = True,
+    file_links: bool = True,
 ) -> bytes:
     """The message with every resolvable relative HTML URL made absolute; all other bytes unchanged.
     Raises ValueError as analyze does (an mbox of more than one message included)."""
@@ -298,6 +320,7 @@ def scan(
     max_entities: Optional[int] = None,
     max_encoded_levels: int = 4,
     text_links: bool = True,
+    file_links: bool = True,
 ) -> Scan:
     """One `mimebase scan` record (a read-only mapping) per message found under paths, lazily, in
     input order; jobs above the available cores are lowered to them."""

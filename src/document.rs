@@ -7,9 +7,9 @@
 //! (`application/octet-stream; name="invoice.html"` is how phishing pages travel), and in
 //! plain text, whose URLs every mail client turns into links. The rules are on [`Document`].
 
-use crate::mime::{ContentType, Entity};
+use crate::mime::{self, ContentType, Entity};
 use crate::options::Options;
-use crate::report::Document;
+use crate::report::{Document, EntityKind};
 use crate::vocab::{ChosenBy, DocumentKind, FieldName};
 
 /// File name extensions a browser opens as HTML (the HTML Standard's `text/html` and
@@ -22,16 +22,39 @@ const HTML_EXTENSIONS: &[&str] = &["html", "htm", "shtml", "xhtml", "xht"];
 /// its content is compressed, and no scan reads it.
 const SVG_EXTENSIONS: &[&str] = &["svg"];
 
-/// What the body of `entity` is read as, if anything (the rules are on [`Document`]); `None`
-/// for an entity whose body a reader reaches no link in.
-pub(crate) fn document(entity: &Entity, options: &Options) -> Option<Document> {
+/// The file name extensions of the files a reader opens, by the kind they are read as,
+/// lowercase, without the dot: those the media type registrations name (`application/pdf`,
+/// RFC 8118; `text/calendar`, RFC 5545 §8.1; the Office Open XML and OpenDocument types) and
+/// the shortcut files of Windows (`.url`), macOS (`.webloc`) and freedesktop.org desktops
+/// (`.desktop`).
+const FILE_EXTENSIONS: &[(DocumentKind, &[&str])] = &[
+    (DocumentKind::Pdf, &["pdf"]),
+    (DocumentKind::Calendar, &["ics", "ical", "icalendar", "ifb"]),
+    (DocumentKind::Shortcut, &["url", "webloc", "desktop"]),
+    (
+        DocumentKind::Office,
+        &[
+            "docx", "docm", "dotx", "dotm", "xlsx", "xlsm", "xltx", "xltm", "xlam", "pptx", "pptm",
+            "potx", "potm", "ppsx", "ppsm", "odt", "ods", "odp", "odg", "ott", "ots", "otp", "otg",
+            "rtf",
+        ],
+    ),
+    (DocumentKind::Archive, &["zip"]),
+];
+
+/// What the body of `entity` (whose ranges index `bytes`) is read as, if anything (the rules
+/// are on [`Document`]); `None` for an entity whose body a reader reaches no link in.
+pub(crate) fn document(entity: &Entity, bytes: &[u8], options: &Options) -> Option<Document> {
     let content_type = &entity.content_type;
     if content_type.media_type == "multipart" || content_type.media_type == "message" {
         return None;
     }
-    let attachment = is_attachment(entity);
-    let by_type = kind_of_media_type(content_type)
-        .filter(|kind| *kind != DocumentKind::Text || options.text_links());
+    let attachment = is_attachment(entity) || entity.kind == EntityKind::Member;
+    let by_type = kind_of_media_type(content_type).filter(|kind| match kind {
+        DocumentKind::Text => options.text_links(),
+        kind if kind.is_file() || *kind == DocumentKind::Archive => options.file_links(),
+        _ => true,
+    });
     if let Some(kind @ (DocumentKind::Html | DocumentKind::Svg)) = by_type {
         return Some(Document {
             kind,
@@ -39,38 +62,144 @@ pub(crate) fn document(entity: &Entity, options: &Options) -> Option<Document> {
             attachment,
         });
     }
-    if let Some(kind) = file_name(entity).as_deref().and_then(kind_of_file_name) {
+    let by_name = file_name(entity).as_deref().and_then(kind_of_file_name);
+    if let Some(kind @ (DocumentKind::Html | DocumentKind::Svg)) = by_name {
         return Some(Document {
             kind,
             by: ChosenBy::FileName,
             attachment: true,
         });
     }
-    by_type.map(|kind| Document {
-        kind,
-        by: ChosenBy::MediaType,
-        attachment,
-    })
+    if options.file_links() {
+        // A file is what its content says, then what its media type says, then its name.
+        let file = kind_of_content(&mime::decoded_prefix(bytes, entity, PDF_HEADER_WITHIN))
+            .map(|kind| (kind, ChosenBy::Content))
+            .or_else(|| {
+                by_type
+                    .filter(|kind| kind.is_file() || *kind == DocumentKind::Archive)
+                    .map(|kind| (kind, ChosenBy::MediaType))
+            })
+            .or_else(|| by_name.map(|kind| (kind, ChosenBy::FileName)));
+        if let Some((kind, by)) = file {
+            // What the archive reader found a ZIP file to be, when it was read as one.
+            let kind = match (kind, entity.container) {
+                (DocumentKind::Archive | DocumentKind::Office, Some(container)) => container,
+                _ => kind,
+            };
+            // A file a reader opens is an attachment, whatever its disposition says.
+            return Some(Document {
+                kind,
+                by,
+                attachment: true,
+            });
+        }
+    }
+    by_type
+        .filter(|kind| *kind == DocumentKind::Text)
+        .map(|kind| Document {
+            kind,
+            by: ChosenBy::MediaType,
+            attachment,
+        })
+}
+
+/// True when `entity` (whose ranges index `bytes`) may hold a ZIP file that is read as an
+/// archive or an office document: its first bytes are a ZIP file's (`PK\x03\x04`, or
+/// `PK\x05\x06` for an empty one, APPNOTE.TXT §4.3.7, §4.3.16), or its media type or file
+/// name says it is an archive or an Office Open XML or OpenDocument file. Cheaper than
+/// [`document`]: it decodes at most the body's first four bytes.
+pub(crate) fn may_be_zip(entity: &Entity, bytes: &[u8], options: &Options) -> bool {
+    let content_type = &entity.content_type;
+    if !options.file_links()
+        || content_type.media_type == "multipart"
+        || content_type.media_type == "message"
+    {
+        return false;
+    }
+    let zip_kind = |kind: Option<DocumentKind>| {
+        matches!(kind, Some(DocumentKind::Archive | DocumentKind::Office))
+    };
+    let prefix = mime::decoded_prefix(bytes, entity, 4);
+    prefix.starts_with(b"PK\x03\x04")
+        || prefix.starts_with(b"PK\x05\x06")
+        || zip_kind(kind_of_media_type(content_type))
+            && !matches!(
+                (
+                    content_type.media_type.as_str(),
+                    content_type.subtype.as_str()
+                ),
+                ("application", "rtf" | "x-rtf") | ("text", _)
+            )
+        || file_name(entity)
+            .as_deref()
+            .is_some_and(|name| zip_kind(kind_of_file_name(name)) && !is_rtf_name(name))
+}
+
+/// True for a file name that ends `.rtf` (ASCII case-insensitively): an office document that
+/// is not a ZIP file.
+fn is_rtf_name(name: &str) -> bool {
+    name.trim_end_matches(['.', ' '])
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("rtf"))
+}
+
+/// How far into a file its `%PDF-` header may be: PDF readers look for it in the first
+/// 1,024 bytes (ISO 32000-1 §7.5.2 asks for it at the start; Adobe's implementation notes, and
+/// pdf.js and PDFium, accept what comes before it, which senders use to hide the format).
+const PDF_HEADER_WITHIN: usize = 1024;
+
+/// The kind of file the first bytes of a body say it is: a PDF (`%PDF-` within the first
+/// [`PDF_HEADER_WITHIN`] bytes), an RTF document (`{\rtf`), or a ZIP file (a local file
+/// header, `PK\x03\x04`, APPNOTE.TXT §4.3.7), which is an office document or an archive.
+fn kind_of_content(prefix: &[u8]) -> Option<DocumentKind> {
+    if memchr::memmem::find(prefix.get(..PDF_HEADER_WITHIN).unwrap_or(prefix), b"%PDF-").is_some() {
+        Some(DocumentKind::Pdf)
+    } else if prefix.starts_with(b"{\\rtf") {
+        Some(DocumentKind::Office)
+    } else if prefix.starts_with(b"PK\x03\x04") {
+        Some(DocumentKind::Archive)
+    } else {
+        None
+    }
 }
 
 /// The kind of document a media type names, if any.
 fn kind_of_media_type(content_type: &ContentType) -> Option<DocumentKind> {
-    match (
-        content_type.media_type.as_str(),
-        content_type.subtype.as_str(),
-    ) {
+    let subtype = content_type.subtype.as_str();
+    match (content_type.media_type.as_str(), subtype) {
         ("text", "html" | "x-amp-html" | "watch-html") | ("application", "xhtml+xml") => {
             Some(DocumentKind::Html)
         }
         ("image", "svg+xml") => Some(DocumentKind::Svg),
         ("text", "plain" | "enriched") => Some(DocumentKind::Text),
+        ("application", "pdf" | "x-pdf") => Some(DocumentKind::Pdf),
+        ("text", "calendar") | ("application", "ics") => Some(DocumentKind::Calendar),
+        ("application", "internet-shortcut" | "x-url" | "x-mswinurl") => {
+            Some(DocumentKind::Shortcut)
+        }
+        ("application", "rtf" | "x-rtf") | ("text", "rtf" | "richtext") => {
+            Some(DocumentKind::Office)
+        }
+        ("application", subtype)
+            if subtype.starts_with("vnd.openxmlformats-officedocument.")
+                || subtype.starts_with("vnd.oasis.opendocument.")
+                || subtype.starts_with("vnd.ms-word.") && subtype.ends_with(".macroenabled.12")
+                || subtype.starts_with("vnd.ms-excel.")
+                    && subtype.ends_with(".macroenabled.12")
+                || subtype.starts_with("vnd.ms-powerpoint.")
+                    && subtype.ends_with(".macroenabled.12") =>
+        {
+            Some(DocumentKind::Office)
+        }
+        ("application", "zip" | "x-zip" | "x-zip-compressed") => Some(DocumentKind::Archive),
         _ => None,
     }
 }
 
-/// The kind of document a browser opens a file named `name` as, by its extension (ASCII
-/// case-insensitively), if HTML or SVG. Trailing dots and spaces are dropped first, as
-/// Windows drops them when it creates the file (`invoice.html.` is saved as `invoice.html`).
+/// The kind of document a file named `name` is opened as, by its extension (ASCII
+/// case-insensitively): HTML or SVG in a browser, or one of the files a reader opens
+/// ([`FILE_EXTENSIONS`]). Trailing dots and spaces are dropped first, as Windows drops them
+/// when it creates the file (`invoice.html.` is saved as `invoice.html`).
 fn kind_of_file_name(name: &str) -> Option<DocumentKind> {
     let name = name.trim_end_matches(['.', ' ']);
     let (_, extension) = name.rsplit_once('.')?;
@@ -80,7 +209,10 @@ fn kind_of_file_name(name: &str) -> Option<DocumentKind> {
     } else if is(SVG_EXTENSIONS) {
         Some(DocumentKind::Svg)
     } else {
-        None
+        FILE_EXTENSIONS
+            .iter()
+            .find(|(_, extensions)| is(extensions))
+            .map(|(kind, _)| *kind)
     }
 }
 
@@ -138,7 +270,7 @@ mod tests {
         let raw = format!("{header}\n\nbody");
         let mut diagnostics = Vec::new();
         let walk = crate::mime::split(raw.as_bytes(), &Options::new(), &mut diagnostics);
-        document(&walk.entities[0], &Options::new())
+        document(&walk.entities[0], raw.as_bytes(), &Options::new())
     }
 
     fn doc(kind: DocumentKind, by: ChosenBy, attachment: bool) -> Option<Document> {
@@ -252,6 +384,6 @@ mod tests {
         let raw = b"Content-Type: text/plain\n\nwww.example.com";
         let options = Options::new().with_text_links(false);
         let walk = crate::mime::split(raw, &options, &mut Vec::new());
-        assert_eq!(document(&walk.entities[0], &options), None);
+        assert_eq!(document(&walk.entities[0], raw, &options), None);
     }
 }

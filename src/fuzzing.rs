@@ -375,3 +375,122 @@ pub fn policy_insert(page: &[u8], xml: bool) -> Option<Vec<u8>> {
     use crate::extract::policy::{Flavor, insert};
     insert(page, if xml { Flavor::Xml } else { Flavor::Html }).ok()
 }
+
+/// One property of a calendar that holds links, as the calendar reader gives it.
+#[derive(Debug, Clone)]
+pub struct CalendarProperty {
+    /// Its canonical name.
+    pub name: &'static str,
+    /// Its value, unfolded (a TEXT value unescaped).
+    pub value: String,
+    /// Where each byte of the value came from: `(shown, source, copied)` pieces.
+    pub pieces: Vec<(Range<usize>, Range<usize>, bool)>,
+}
+
+/// The properties of the calendar `text` that hold links.
+pub fn calendar_properties(text: &str) -> Vec<CalendarProperty> {
+    let mut found = Vec::new();
+    crate::calendar::linked_properties(text, |property| {
+        found.push(CalendarProperty {
+            name: property.name,
+            pieces: property.value.map.pieces().collect(),
+            value: property.value.text,
+        });
+    });
+    found
+}
+
+/// The link of the shortcut file `bytes` and its range in the file, or why there is none.
+pub fn shortcut_link(bytes: &[u8]) -> Result<(String, Option<Range<usize>>), String> {
+    crate::shortcut::link(bytes)
+        .map(|link| (link.reference, link.range))
+        .map_err(|error| error.to_string())
+}
+
+/// What the archive reader found in `bytes`: how it was opened (`None`: not encrypted or not
+/// opened; `Some(i)`: by password `i`, the empty password being `usize::MAX`), each member's
+/// name and length, and the number of problems.
+pub fn archive_members(
+    bytes: &[u8],
+    passwords: &[String],
+    max_member_bytes: usize,
+    max_total_bytes: usize,
+    max_members: usize,
+) -> (Option<usize>, Vec<(String, usize)>, usize) {
+    let limits = crate::archive::Limits {
+        max_members,
+        max_member_bytes,
+        max_total_bytes,
+    };
+    let reading = crate::archive::read(bytes, passwords, &limits);
+    let opened = match reading.opened {
+        crate::archive::Opened::Password(i) => Some(i),
+        crate::archive::Opened::EmptyPassword => Some(usize::MAX),
+        crate::archive::Opened::NotEncrypted | crate::archive::Opened::Closed => None,
+    };
+    (
+        opened,
+        reading
+            .members
+            .into_iter()
+            .map(|m| (m.name, m.bytes.len()))
+            .collect(),
+        reading.problems.len(),
+    )
+}
+
+/// One link of an office document: its place, target, member and range.
+pub type OfficeLink = (&'static str, String, Option<String>, Range<usize>);
+
+/// The links of the office document `bytes` (Office Open XML, OpenDocument, RTF).
+pub fn office_links(bytes: &[u8], max_bytes: usize) -> Vec<OfficeLink> {
+    let limits = crate::archive::Limits {
+        max_members: 1_000,
+        max_member_bytes: max_bytes,
+        max_total_bytes: max_bytes,
+    };
+    crate::office::links(bytes, &[], &limits)
+        .links
+        .into_iter()
+        .map(|link| (link.place, link.target, link.member, link.range))
+        .collect()
+}
+
+/// The passwords the text states, at most `max`.
+pub fn stated_passwords(text: &str, max: usize) -> Vec<String> {
+    crate::password::stated(text, max)
+}
+
+/// What the PDF reader found: how it was opened (`None`: not encrypted or closed; `Some(i)`:
+/// by password `i`, the empty password being `usize::MAX`), each link's target and page, the
+/// bytes of text kept, and the number of problems.
+pub fn pdf_read(
+    bytes: &[u8],
+    passwords: &[String],
+    max_decompressed_bytes: usize,
+    max_text_bytes: usize,
+    max_links: usize,
+) -> (Option<usize>, Vec<(String, Option<u32>)>, usize, usize) {
+    let limits = crate::pdf::Limits {
+        max_decompressed_bytes,
+        max_objects: 10_000,
+        max_text_bytes,
+        max_links,
+    };
+    let reading = crate::pdf::read(bytes, passwords, &limits);
+    let opened = match reading.opened {
+        crate::pdf::Opened::Password(i) => Some(i),
+        crate::pdf::Opened::EmptyPassword => Some(usize::MAX),
+        crate::pdf::Opened::NotEncrypted | crate::pdf::Opened::Closed => None,
+    };
+    (
+        opened,
+        reading
+            .links
+            .into_iter()
+            .map(|link| (link.target, link.page))
+            .collect(),
+        reading.pages.iter().map(|page| page.text.len()).sum(),
+        reading.problems.len(),
+    )
+}

@@ -89,7 +89,9 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod archive;
 mod base;
+mod calendar;
 mod css;
 mod document;
 pub mod extract;
@@ -99,10 +101,14 @@ mod headers;
 mod html;
 pub mod mailbox;
 mod mime;
+mod office;
 mod options;
+mod password;
+mod pdf;
 pub mod report;
 mod rewrite;
 pub mod scan;
+mod shortcut;
 #[doc(hidden)]
 pub mod stages;
 mod svg;
@@ -124,8 +130,8 @@ pub use extract::{Extracted, ExtractedFile, extract};
 pub use options::{Options, Profile};
 pub use report::{
     BaseIgnored, BaseRecord, ByteRange, Diagnostic, DiagnosticKind, Document, EntityKind,
-    EntityRecord, HtmlText, LinkText, PartId, Report, Resolution, Summary, Target, Unresolved,
-    UrlRecord, UrlSource,
+    EntityRecord, FileSource, HtmlText, LinkText, Opened, PartId, Report, Resolution, Summary,
+    Target, Unresolved, UrlRecord, UrlSource,
 };
 pub use rewrite::{Rewritten, rewrite};
 pub use url::ResolveError;

@@ -82,6 +82,12 @@ pub struct Options {
     max_encoded_levels: usize,
     max_urls: usize,
     text_links: bool,
+    file_links: bool,
+    max_file_bytes: usize,
+    max_file_objects: usize,
+    max_archive_depth: usize,
+    max_archive_members: usize,
+    max_passwords: usize,
     /// The root's base is `thismessage:/` when nothing else gives one, under the `default`
     /// profile too: what [`extract`](crate::extract()) asks for (see there). Not an option of
     /// its own: `analyze` reports what the message says, `extract` renders it.
@@ -108,6 +114,12 @@ impl Default for Options {
             max_encoded_levels: 4,
             max_urls: 100_000,
             text_links: true,
+            file_links: true,
+            max_file_bytes: 32 << 20,
+            max_file_objects: 200_000,
+            max_archive_depth: 4,
+            max_archive_members: 1_000,
+            max_passwords: 16,
             thismessage_root: false,
         }
     }
@@ -303,6 +315,91 @@ impl Options {
         self
     }
 
+    /// Whether the links inside the files a reader opens from the message are reported: PDF
+    /// files, calendar invitations, shortcut files, office documents, and the members of ZIP
+    /// archives, read as parts of their own ([`DocumentKind`](crate::DocumentKind) says which
+    /// parts are read as what). Turned off, such parts are not read at all: their entities
+    /// have no [`document`](crate::EntityRecord::document), and archives have no members.
+    ///
+    /// ### Default
+    ///
+    /// `true`: a reader reaches these links by opening the attachment and clicking, and
+    /// phishing puts its link there because filters that read only the message miss it.
+    pub fn with_file_links(mut self, report: bool) -> Self {
+        self.file_links = report;
+        self
+    }
+
+    /// The most bytes that decompressing one file may produce: a PDF's streams (its object
+    /// streams, its cross-reference streams, the page contents whose text is read) or an
+    /// archive's members together. A stream or member that would pass it is not read, with a
+    /// [`DiagnosticKind::FileLimit`](crate::DiagnosticKind::FileLimit) diagnostic, and the
+    /// rest of the file is read as far as the limit allows. An archive's members also count
+    /// against [`Options::with_max_decoded_bytes`], since they become entities of the message.
+    ///
+    /// Deflate compresses a run of zeros a thousand times, so a file of a few kilobytes can
+    /// claim gigabytes: without this bound, memory would follow what a file claims rather than
+    /// the message's size.
+    ///
+    /// ### Default
+    ///
+    /// 32 MiB (33 554 432 bytes) per file: more than the text and structure of any document
+    /// mail carries (images, which are not decompressed, are most of a large PDF).
+    pub fn with_max_file_bytes(mut self, bytes: usize) -> Self {
+        self.max_file_bytes = bytes;
+        self
+    }
+
+    /// The most objects read of one PDF file (ISO 32000-1 §7.3.10): past it the file is not
+    /// read, with a [`DiagnosticKind::FileLimit`](crate::DiagnosticKind::FileLimit) diagnostic.
+    ///
+    /// ### Default
+    ///
+    /// 200 000 objects: a thousand-page document has some tens of thousands.
+    pub fn with_max_file_objects(mut self, count: usize) -> Self {
+        self.max_file_objects = count;
+        self
+    }
+
+    /// How deep archives may nest: a ZIP part is at depth 1, a ZIP member of it at depth 2.
+    /// The members of an archive deeper than this are not read, with a
+    /// [`DiagnosticKind::FileLimit`](crate::DiagnosticKind::FileLimit) diagnostic; the
+    /// entity limits of the message apply too ([`Options::with_max_depth`],
+    /// [`Options::with_max_entities`]).
+    ///
+    /// ### Default
+    ///
+    /// 4 levels: archives inside archives are a way to hide a file from scanners that open
+    /// one level, and no sender who means to be read nests deeper.
+    pub fn with_max_archive_depth(mut self, depth: usize) -> Self {
+        self.max_archive_depth = depth;
+        self
+    }
+
+    /// How many members of one archive are read; the rest are not, with a
+    /// [`DiagnosticKind::FileLimit`](crate::DiagnosticKind::FileLimit) diagnostic.
+    ///
+    /// ### Default
+    ///
+    /// 1 000 members.
+    pub fn with_max_archive_members(mut self, count: usize) -> Self {
+        self.max_archive_members = count;
+        self
+    }
+
+    /// How many passwords stated in the message are tried on each encrypted file (a PDF or
+    /// a ZIP archive that the empty password does not open), in the order the message states
+    /// them. Each try of a PDF with AES-256 costs a few hashes, so the list is bounded: past
+    /// it, the rest are not tried.
+    ///
+    /// ### Default
+    ///
+    /// 16 passwords.
+    pub fn with_max_passwords(mut self, count: usize) -> Self {
+        self.max_passwords = count;
+        self
+    }
+
     /// These options with the root's base `thismessage:/` when nothing else gives one under
     /// the `default` profile as under `mhtml` (RFC 2557 §5 (e)); `rfc1808` keeps none.
     pub(crate) fn with_thismessage_root(mut self) -> Self {
@@ -323,6 +420,36 @@ impl Options {
     /// See [`Options::with_text_links`].
     pub fn text_links(&self) -> bool {
         self.text_links
+    }
+
+    /// See [`Options::with_file_links`].
+    pub fn file_links(&self) -> bool {
+        self.file_links
+    }
+
+    /// See [`Options::with_max_file_bytes`].
+    pub fn max_file_bytes(&self) -> usize {
+        self.max_file_bytes
+    }
+
+    /// See [`Options::with_max_file_objects`].
+    pub fn max_file_objects(&self) -> usize {
+        self.max_file_objects
+    }
+
+    /// See [`Options::with_max_archive_depth`].
+    pub fn max_archive_depth(&self) -> usize {
+        self.max_archive_depth
+    }
+
+    /// See [`Options::with_max_archive_members`].
+    pub fn max_archive_members(&self) -> usize {
+        self.max_archive_members
+    }
+
+    /// See [`Options::with_max_passwords`].
+    pub fn max_passwords(&self) -> usize {
+        self.max_passwords
     }
 
     /// See [`Options::with_retrieval_url`].

@@ -244,6 +244,8 @@ vocabulary! {
             "`retrieval`: the URL the message was retrieved from (base precedence step 4, RFC 1808 §3.3).";
         Attachment => "attachment",
             "`attachment`: the content of a part chosen by its file name (an HTML or SVG file sent under another media type, see [`Document`](crate::report::Document)). No client shows such a part in the message: a reader reaches it by opening it, and the client opens it from a temporary file, so the document's base is that file's `file:` URL, which no one else can reach. Its relative references are reported unresolved; a `<base href>` holding an absolute URL still applies.";
+        PdfBase => "pdf:base",
+            "`pdf:base`: the `/Base` entry of a PDF file's `/URI` dictionary (ISO 32000-1 §12.6.4.7, Table 207), which the relative targets of its URI actions resolve against, as a PDF viewer resolves them.";
         ThisMessage => "thismessage",
             "`thismessage`: with the `mhtml` profile, and in what [`extract`](crate::extract()) writes with the `default` one, the root's base when nothing else gives one, `thismessage:/` (base precedence step 5 for that profile, RFC 2557 §5 (e)).";
         None => "none",
@@ -381,6 +383,32 @@ vocabulary! {
             "`svg`: an SVG document (an XML document, SVG 2): `image/svg+xml`, or a file named `.svg`.";
         Text => "text",
             "`text`: plain text that a mail client shows with its URLs, addresses and `www.` hosts made links: `text/plain` and `text/enriched` (RFC 1896).";
+        Pdf => "pdf",
+            "`pdf`: a PDF file (ISO 32000): content that starts `%PDF-` within its first 1,024 bytes, `application/pdf`, or a file named `.pdf`. Its links are the targets of the actions a viewer runs (link annotations, the document's open action, additional actions) and the links a viewer makes of its text.";
+        Calendar => "calendar",
+            "`calendar`: an iCalendar object (RFC 5545): `text/calendar`, `application/ics`, or a file named `.ics`. Its links are the `URL`, `ATTACH` and `X-ALT-DESC` properties and the links a calendar application makes of the text of `DESCRIPTION`, `LOCATION`, `SUMMARY` and `COMMENT`.";
+        Shortcut => "shortcut",
+            "`shortcut`: a file that opens a URL when a reader opens it: a Windows Internet shortcut (`.url`), a macOS Web location (`.webloc`) or a freedesktop.org link (`.desktop` with `Type=Link`).";
+        Office => "office",
+            "`office`: an office document: Office Open XML (ECMA-376: `.docx`, `.xlsx`, `.pptx` and their macro-enabled and template forms), OpenDocument (`.odt`, `.ods`, `.odp`, `.odg`), or RTF (`.rtf`, or content that starts `{\\rtf`); a ZIP file is one of the first two when its members say so.";
+        Archive => "archive",
+            "`archive`: a ZIP file (content that starts `PK\\x03\\x04`, `application/zip`, or a file named `.zip`) that is not an office document: each member is an entity of its own ([`EntityKind::Member`](crate::EntityKind::Member)), read as a part named so would be.";
+    }
+}
+
+impl DocumentKind {
+    /// True for the kinds of files a reader opens whose links are records of their own kind
+    /// ([`UrlSource::File`](crate::UrlSource::File)): `pdf`, `calendar`, `shortcut` and
+    /// `office`. An archive's links are those of its members, and HTML, SVG and text have
+    /// sources of their own.
+    pub const fn is_file(self) -> bool {
+        matches!(
+            self,
+            DocumentKind::Pdf
+                | DocumentKind::Calendar
+                | DocumentKind::Shortcut
+                | DocumentKind::Office
+        )
     }
 }
 
@@ -392,7 +420,9 @@ vocabulary! {
         MediaType => "media_type",
             "`media_type`: its `Content-Type` names a kind of document (RFC 2045 §5).";
         FileName => "file_name",
-            "`file_name`: its file name (the `filename` parameter of `Content-Disposition`, RFC 2183 §2.3, else the `name` parameter of `Content-Type`) ends in an extension a browser opens as HTML or SVG, whatever its `Content-Type` says: a reader who opens it sees that document.";
+            "`file_name`: its file name (the `filename` parameter of `Content-Disposition`, RFC 2183 §2.3, else the `name` parameter of `Content-Type`; for an archive member, its name in the archive) ends in an extension that the reader's system opens as that kind of document, whatever its `Content-Type` says: a reader who opens it sees that document.";
+        Content => "content",
+            "`content`: its first bytes are those of a kind of file (`%PDF-` within the first 1,024 bytes, `PK\\x03\\x04`, `{\\rtf`), whatever its `Content-Type` and file name say: viewers and filters open a file by what it holds.";
     }
 }
 

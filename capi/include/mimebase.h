@@ -262,6 +262,7 @@ void mimebase_options_free(mimebase_options *options);
  | `profile` | `default`, `rfc1808` or `mhtml` (which base header fields count) | `default` |
  | `retrieval_url` | the URL the message was retrieved from (the root's base when nothing else gives one); empty for none | none |
  | `text_links` | `true` or `false`: report the links a client makes of plain text | `true` |
+ | `file_links` | `true` or `false`: report the links inside the files a reader opens (PDF, calendar, shortcut, office, ZIP members) | `true` |
  | `max_message_bytes` | the largest message analyzed, in bytes; a larger one is `MIMEBASE_ERROR_TOO_LARGE` | 67108864 (64 MiB) |
  | `max_urls` | URL records per message | 100000 |
  | `max_depth` | how deep entities may nest | 100 |
@@ -269,6 +270,11 @@ void mimebase_options_free(mimebase_options *options);
  | `max_header_bytes` | the largest header block of one entity, in bytes | 67108864 |
  | `max_decoded_bytes` | bytes that decoding may produce for one message | 67108864 |
  | `max_encoded_levels` | encoded encapsulated messages nested in one another | 4 |
+ | `max_file_bytes` | bytes that decompressing one file may produce | 33554432 (32 MiB) |
+ | `max_file_objects` | objects read of one PDF file | 200000 |
+ | `max_archive_depth` | ZIP archives nested in one another | 4 |
+ | `max_archive_members` | members read of one ZIP archive | 1000 |
+ | `max_passwords` | passwords the message states, tried on each encrypted file | 16 |
 
  Numbers are decimal digits only. Reaching a `max_*` limit other than `max_message_bytes`
  makes the report incomplete (`mimebase_report_complete`
@@ -462,6 +468,27 @@ mimebase_status mimebase_report_entity(const mimebase_report *report,
  `report` is NULL or a live pointer from `mimebase_analyze`.
  */
 mimebase_str mimebase_report_url_ignored(const mimebase_report *report, size_t index);
+
+/*
+ How entity `index` (0-based, as for `mimebase_report_entity`) of `report`, an encrypted
+ file (a PDF, a ZIP archive), was opened (the JSON record's `opened`): `empty` (with the
+ empty password) or `stated` (with a password the message itself states in a text or HTML
+ part, which `*part`, when `part` is not NULL, is set to: its part identifier). "None" for an
+ entity that is no encrypted file, one that stayed closed (a diagnostic says so), an `index`
+ not below `mimebase_report_entity_count`, or a NULL `report`; `*part` is then "none" too.
+ The strings belong to the report and are valid until `mimebase_report_free`.
+
+ A function of its own rather than a field of `mimebase_entity`, whose layout cannot change
+ within the SONAME.
+
+ # Safety
+
+ `report` is NULL or a live pointer from `mimebase_analyze`; `part` is NULL or points to a
+ writable `mimebase_str`.
+ */
+mimebase_str mimebase_report_entity_opened(const mimebase_report *report,
+                                           size_t index,
+                                           mimebase_str *part);
 
 /*
  Fills `*out` with the summary of entity `index` (0-based, as for `mimebase_report_entity`)

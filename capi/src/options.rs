@@ -29,6 +29,7 @@ const NAMES: &[&str] = &[
     "profile",
     "retrieval_url",
     "text_links",
+    "file_links",
     "max_message_bytes",
     "max_urls",
     "max_depth",
@@ -36,6 +37,11 @@ const NAMES: &[&str] = &[
     "max_header_bytes",
     "max_decoded_bytes",
     "max_encoded_levels",
+    "max_file_bytes",
+    "max_file_objects",
+    "max_archive_depth",
+    "max_archive_members",
+    "max_passwords",
 ];
 
 impl Default for mimebase_options {
@@ -57,15 +63,8 @@ impl mimebase_options {
             "profile" => options.with_profile(parse::<Profile>(value)?),
             "retrieval_url" if value.is_empty() => options.without_retrieval_url(),
             "retrieval_url" => options.with_retrieval_url(value),
-            "text_links" => options.with_text_links(match value {
-                "true" => true,
-                "false" => false,
-                _ => {
-                    return Err(format!(
-                        "invalid value {value:?} for text_links: expected true or false"
-                    ));
-                }
-            }),
+            "text_links" => options.with_text_links(flag(name, value)?),
+            "file_links" => options.with_file_links(flag(name, value)?),
             "max_message_bytes" => {
                 self.max_message_bytes = number(name, value)?;
                 options.with_max_message_bytes(self.max_message_bytes)
@@ -76,6 +75,11 @@ impl mimebase_options {
             "max_header_bytes" => options.with_max_header_bytes(number(name, value)?),
             "max_decoded_bytes" => options.with_max_decoded_bytes(number(name, value)?),
             "max_encoded_levels" => options.with_max_encoded_levels(number(name, value)?),
+            "max_file_bytes" => options.with_max_file_bytes(number(name, value)?),
+            "max_file_objects" => options.with_max_file_objects(number(name, value)?),
+            "max_archive_depth" => options.with_max_archive_depth(number(name, value)?),
+            "max_archive_members" => options.with_max_archive_members(number(name, value)?),
+            "max_passwords" => options.with_max_passwords(number(name, value)?),
             _ => {
                 return Err(format!(
                     "unknown option {name:?}: the options are {}",
@@ -91,6 +95,17 @@ impl mimebase_options {
 /// it could be (`unknown resolver "fast": expected one of rfc1808, rfc3986, whatwg`).
 fn parse<T: FromStr<Err: std::fmt::Display>>(value: &str) -> Result<T, String> {
     value.parse().map_err(|error: T::Err| error.to_string())
+}
+
+/// `value` read as a flag: `true` or `false`.
+fn flag(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "invalid value {value:?} for {name}: expected true or false"
+        )),
+    }
 }
 
 /// `value` read as a count: decimal digits only (no sign, no blanks), at most `SIZE_MAX`.
@@ -149,6 +164,7 @@ pub unsafe extern "C" fn mimebase_options_free(options: *mut mimebase_options) {
 /// | `profile` | `default`, `rfc1808` or `mhtml` (which base header fields count) | `default` |
 /// | `retrieval_url` | the URL the message was retrieved from (the root's base when nothing else gives one); empty for none | none |
 /// | `text_links` | `true` or `false`: report the links a client makes of plain text | `true` |
+/// | `file_links` | `true` or `false`: report the links inside the files a reader opens (PDF, calendar, shortcut, office, ZIP members) | `true` |
 /// | `max_message_bytes` | the largest message analyzed, in bytes; a larger one is `MIMEBASE_ERROR_TOO_LARGE` | 67108864 (64 MiB) |
 /// | `max_urls` | URL records per message | 100000 |
 /// | `max_depth` | how deep entities may nest | 100 |
@@ -156,6 +172,11 @@ pub unsafe extern "C" fn mimebase_options_free(options: *mut mimebase_options) {
 /// | `max_header_bytes` | the largest header block of one entity, in bytes | 67108864 |
 /// | `max_decoded_bytes` | bytes that decoding may produce for one message | 67108864 |
 /// | `max_encoded_levels` | encoded encapsulated messages nested in one another | 4 |
+/// | `max_file_bytes` | bytes that decompressing one file may produce | 33554432 (32 MiB) |
+/// | `max_file_objects` | objects read of one PDF file | 200000 |
+/// | `max_archive_depth` | ZIP archives nested in one another | 4 |
+/// | `max_archive_members` | members read of one ZIP archive | 1000 |
+/// | `max_passwords` | passwords the message states, tried on each encrypted file | 16 |
 ///
 /// Numbers are decimal digits only. Reaching a `max_*` limit other than `max_message_bytes`
 /// makes the report incomplete (`mimebase_report_complete`

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use mimebase::report::FieldName;
 use mimebase::scan::{ScanLine, Source};
-use mimebase::{EntityKind, EntityRecord, Report, Summary, UrlSource};
+use mimebase::{DocumentKind, EntityKind, EntityRecord, Opened, Report, Summary, UrlSource};
 
 use crate::options::mimebase_options;
 use crate::{boundary_any, bytes, mimebase_status, mimebase_str};
@@ -205,6 +205,7 @@ enum SourceKey {
     Html(Cow<'static, str>, Option<&'static str>),
     Svg(Cow<'static, str>, Option<&'static str>),
     Text,
+    File(DocumentKind, Cow<'static, str>),
 }
 
 impl SourceKey {
@@ -213,6 +214,7 @@ impl SourceKey {
             UrlSource::Header { name, .. } => SourceKey::Header(*name),
             UrlSource::Html { tag, attribute, .. } => SourceKey::Html(tag.clone(), *attribute),
             UrlSource::Svg { tag, attribute, .. } => SourceKey::Svg(tag.clone(), *attribute),
+            UrlSource::File(file) => SourceKey::File(file.kind, file.place.clone()),
             _ => SourceKey::Text,
         }
     }
@@ -320,6 +322,7 @@ impl mimebase_report {
             kind: mimebase_str::of(match entity.kind {
                 EntityKind::Message => "message",
                 EntityKind::BodyPart => "body_part",
+                EntityKind::Member => "member",
             }),
             parent: mimebase_str::of_option(entity.parent.as_ref().map(|p| p.as_str())),
             content_type: mimebase_str::of(&entity.content_type),
@@ -340,6 +343,15 @@ impl mimebase_report {
             .binary_search_by_key(&index, |(at, _)| *at)
             .ok()?;
         self.ignored.get(at).map(|(_, why)| &**why)
+    }
+
+    /// How entity `index` was opened, when it is an encrypted file that was: `empty` or
+    /// `stated`, and the part that states the password.
+    fn opened(&self, index: usize) -> Option<(&'static str, Option<&str>)> {
+        match self.report.entities.get(index)?.opened.as_ref()? {
+            Opened::Stated { part, .. } => Some(("stated", Some(part.as_str()))),
+            _ => Some(("empty", None)),
+        }
     }
 
     /// The summary of entity `index`, when it is a message.
@@ -639,6 +651,40 @@ pub unsafe extern "C" fn mimebase_report_url_ignored(
         unsafe { borrow(report) }.map_or(mimebase_str::NONE, |report| {
             mimebase_str::of_option(report.ignored(index))
         })
+    })
+}
+
+/// How entity `index` (0-based, as for `mimebase_report_entity`) of `report`, an encrypted
+/// file (a PDF, a ZIP archive), was opened (the JSON record's `opened`): `empty` (with the
+/// empty password) or `stated` (with a password the message itself states in a text or HTML
+/// part, which `*part`, when `part` is not NULL, is set to: its part identifier). "None" for an
+/// entity that is no encrypted file, one that stayed closed (a diagnostic says so), an `index`
+/// not below `mimebase_report_entity_count`, or a NULL `report`; `*part` is then "none" too.
+/// The strings belong to the report and are valid until `mimebase_report_free`.
+///
+/// A function of its own rather than a field of `mimebase_entity`, whose layout cannot change
+/// within the SONAME.
+///
+/// # Safety
+///
+/// `report` is NULL or a live pointer from `mimebase_analyze`; `part` is NULL or points to a
+/// writable `mimebase_str`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mimebase_report_entity_opened(
+    report: *const mimebase_report,
+    index: usize,
+    part: *mut mimebase_str,
+) -> mimebase_str {
+    boundary_any(mimebase_str::NONE, || {
+        // SAFETY: by this function's contract `report` is NULL or live until it is freed,
+        // which is as long as the strings may be used.
+        let opened = unsafe { borrow(report) }.and_then(|report| report.opened(index));
+        if !part.is_null() {
+            let stating = opened.and_then(|(_, part)| part);
+            // SAFETY: `part` is not NULL and, by this function's contract, writable.
+            unsafe { part.write(mimebase_str::of_option(stating)) };
+        }
+        mimebase_str::of_option(opened.map(|(how, _)| how))
     })
 }
 

@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod files;
 pub mod focused;
 
 use mimebase::url::components::Components;

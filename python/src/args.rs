@@ -124,10 +124,21 @@ fn size(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
 
 /// `text_links`: a `bool` (an `int` is refused, so that a count passed by mistake is caught).
 pub(crate) fn text_links(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    flag(value, "text_links")
+}
+
+/// `file_links`: a `bool`, as `text_links`.
+pub(crate) fn file_links(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    flag(value, "file_links")
+}
+
+/// The argument `name`: a `bool` (an `int` is refused, so that a count passed by mistake is
+/// caught).
+fn flag(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     match value.cast::<PyBool>() {
         Ok(flag) => Ok(flag.is_true()),
         Err(_) => Err(PyTypeError::new_err(format!(
-            "text_links: expected bool, got {}",
+            "{name}: expected bool, got {}",
             type_name(value)
         ))),
     }

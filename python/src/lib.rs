@@ -46,14 +46,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///
 /// - ``analyze(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
 ///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
-///   max_encoded_levels=4, text_links=True) -> Report``
+///   max_encoded_levels=4, text_links=True, file_links=True) -> Report``
 /// - ``rewrite(data, *, retrieval_url=None, resolver="rfc1808", profile="default",
 ///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
-///   max_encoded_levels=4, text_links=True) -> bytes``
+///   max_encoded_levels=4, text_links=True, file_links=True) -> bytes``
 /// - ``resolve(base, reference, resolver="rfc1808") -> str``
 /// - ``scan(paths, *, jobs=None, retrieval_url=None, resolver="rfc1808", profile="default",
 ///   max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None,
-///   max_encoded_levels=4, text_links=True) -> Iterator[Record]`` (each ``Record`` a
+///   max_encoded_levels=4, text_links=True, file_links=True) -> Iterator[Record]`` (each ``Record`` a
 ///   read-only mapping, equal to the ``dict`` of the command's JSON line)
 ///
 /// ``data`` is one message as stored (RFC 5322 with MIME, LF or CRLF line endings, a leading
@@ -96,6 +96,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 ///   records whose ``source`` is ``"text"``: URLs, ``www.`` hosts and e-mail addresses in
 ///   ``text/plain`` and ``text/enriched`` bodies); ``True`` by default. ``False`` reports only
 ///   header, HTML and SVG URLs.
+/// - ``file_links``: whether the links inside the files a reader opens are reported (PDF
+///   files, calendars, shortcut files, office documents, and the members of ZIP archives,
+///   URL records whose ``source`` is ``"pdf:…"``, ``"calendar:…"``, ``"shortcut:…"`` or
+///   ``"office:…"``); ``True`` by default.
 ///
 /// An error about an argument starts with its name (``max_urls: must be at least 0,
 /// got -1``): a value of the wrong type raises ``TypeError``, a value out of range (a
@@ -148,8 +152,9 @@ fn mimebase_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     max_entities = None,
     max_encoded_levels = 4,
     text_links = true,
+    file_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True, file_links=True)"
 )]
 #[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 fn analyze(
@@ -164,6 +169,7 @@ fn analyze(
     #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
     #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
+    #[pyo3(from_py_with = args::file_links)] file_links: bool,
 ) -> PyResult<Report> {
     let limits = Limits {
         max_urls,
@@ -174,6 +180,7 @@ fn analyze(
     let options = limits
         .apply(options(retrieval_url, resolver, profile))
         .with_text_links(text_links)
+        .with_file_links(file_links)
         .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
@@ -203,8 +210,9 @@ fn analyze(
     max_entities = None,
     max_encoded_levels = 4,
     text_links = true,
+    file_links = true,
 ),
-text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
+text_signature = "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True, file_links=True)"
 )]
 #[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 fn rewrite<'py>(
@@ -219,6 +227,7 @@ fn rewrite<'py>(
     #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
     #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
+    #[pyo3(from_py_with = args::file_links)] file_links: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let limits = Limits {
         max_urls,
@@ -229,6 +238,7 @@ fn rewrite<'py>(
     let options = limits
         .apply(options(retrieval_url, resolver, profile))
         .with_text_links(text_links)
+        .with_file_links(file_links)
         .with_max_message_bytes(usize::try_from(max_message_bytes).unwrap_or(usize::MAX));
     let message = message_bytes(data)?;
     let raw = message.as_bytes();
@@ -386,7 +396,9 @@ impl Report {
 struct Entity {
     /// Its part identifier, e.g. ``"2.1"``.
     part: String,
-    /// ``"message"`` (the root or an encapsulated message) or ``"body_part"``.
+    /// ``"message"`` (the root or an encapsulated message), ``"body_part"``, or ``"member"``
+    /// (a file inside a ZIP archive part, named ``"2!/docs/page.html"``: the archive's section,
+    /// ``!/``, the member's name in the archive).
     kind: String,
     /// The enclosing entity's part identifier; ``None`` for the root.
     parent: Option<String>,
@@ -416,15 +428,25 @@ struct Entity {
     header_base: Option<String>,
     /// Where ``header_base`` came from, like ``base_source``.
     header_base_source: String,
-    /// What the body was read as to find its links: ``"html"``, ``"svg"`` or ``"text"``;
-    /// ``None`` for a part whose body holds no links a reader reaches (multipart, message,
-    /// images, other types).
+    /// What the body was read as to find its links: ``"html"``, ``"svg"``, ``"text"``,
+    /// ``"pdf"``, ``"calendar"``, ``"shortcut"``, ``"office"`` or ``"archive"``; ``None`` for a
+    /// part whose body holds no links a reader reaches (multipart, message, images, other
+    /// types).
     document: Option<String>,
-    /// Why it was read so: ``"media_type"`` or ``"file_name"`` (an HTML or SVG file sent under
-    /// another media type); ``None`` when ``document`` is.
+    /// Why it was read so: ``"media_type"``, ``"file_name"`` (a file sent under another media
+    /// type) or ``"content"`` (its first bytes, ``%PDF-``, ``PK``, ``{\rtf``); ``None`` when
+    /// ``document`` is.
     document_by: Option<String>,
-    /// True for an attachment (``Content-Disposition: attachment``, or chosen by its file name).
+    /// True for an attachment (``Content-Disposition: attachment``, chosen by its file name or
+    /// content, or a file a reader opens: PDF, calendar, shortcut, office document, archive).
     attachment: bool,
+    /// For an encrypted file that was opened (a PDF, a ZIP archive): ``"empty"`` (the empty
+    /// password) or ``"stated"`` (a password the message states); ``None`` otherwise.
+    opened: Option<String>,
+    /// When ``opened`` is ``"stated"``: the part that states the password; else ``None``.
+    opened_by_part: Option<String>,
+    /// When ``opened`` is ``"stated"``: the password; else ``None``.
+    password: Option<String>,
     /// For an encapsulated message (a ``"message"`` entity other than the root): its
     /// ``Summary``; ``None`` for a body part and for the root, whose summary is
     /// ``Report.summary``.
@@ -462,6 +484,18 @@ impl From<&mimebase::EntityRecord> for Entity {
             document: entity.document.map(|d| d.kind.as_str().to_owned()),
             document_by: entity.document.map(|d| d.by.as_str().to_owned()),
             attachment: entity.document.is_some_and(|d| d.attachment),
+            opened: entity.opened.as_ref().map(|opened| match opened {
+                mimebase::Opened::Empty => "empty".to_owned(),
+                _ => "stated".to_owned(),
+            }),
+            opened_by_part: match &entity.opened {
+                Some(mimebase::Opened::Stated { part, .. }) => Some(part.to_string()),
+                _ => None,
+            },
+            password: match &entity.opened {
+                Some(mimebase::Opened::Stated { password, .. }) => Some(password.clone()),
+                _ => None,
+            },
             summary: entity.summary.as_deref().map(Summary::from),
         }
     }
@@ -511,6 +545,14 @@ struct Url {
     /// For a header URL: the 0-based position of the URL in its field (RFC 2369 lists hold
     /// several); ``None`` for an HTML URL.
     item: Option<usize>,
+    /// For a link inside an office document that is a ZIP container: the member that holds
+    /// it (``"word/_rels/document.xml.rels"``), which ``range`` then indexes; else ``None``.
+    member: Option<String>,
+    /// For a PDF action: the number of the object that holds it; else ``None``.
+    object: Option<u32>,
+    /// For a PDF link: its page, 1-based (for ``"pdf:text"``, ``range`` indexes the page's
+    /// extracted text); else ``None``.
+    page: Option<u32>,
     /// The entity of this same message that the URL names, as a ``Target`` (its ``part`` and
     /// how it was matched, ``by``), the record's ``"target"``; ``None`` when the URL names no
     /// part of the message.
@@ -552,7 +594,15 @@ impl From<&mimebase::UrlRecord> for Url {
             mimebase::UrlSource::Header { field, item, .. } => (Some(*field), Some(*item)),
             _ => (None, None),
         };
-        let range = url.source.range().map(|range| (range.start, range.end));
+        let file = match &url.source {
+            mimebase::UrlSource::File(file) => Some(file.as_ref()),
+            _ => None,
+        };
+        let range = url
+            .source
+            .range()
+            .or_else(|| file.and_then(|file| file.range))
+            .map(|range| (range.start, range.end));
         Url {
             part: url.part.to_string(),
             source: url.source.to_string(),
@@ -567,6 +617,9 @@ impl From<&mimebase::UrlRecord> for Url {
             range,
             field,
             item,
+            member: file.and_then(|file| file.member.clone()),
+            object: file.and_then(|file| file.object),
+            page: file.and_then(|file| file.page),
             target: url.target.as_ref().map(|target| Target {
                 part: target.part.to_string(),
                 by: wire_name(&target.by),

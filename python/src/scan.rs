@@ -43,7 +43,7 @@ use crate::{Limits, args, options};
 /// yields an error record of kind ``"too_large"``. The header and decoded-size limits of the
 /// analysis follow it.
 ///
-/// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``, ``text_links``: as for
+/// ``retrieval_url``, ``resolver``, ``profile``, ``max_urls``, ``text_links``, ``file_links``: as for
 /// ``analyze``.
 ///
 /// Each ``Record`` is one line of ``mimebase scan``'s output, as documented in the library's
@@ -82,8 +82,9 @@ use crate::{Limits, args, options};
     max_entities = None,
     max_encoded_levels = 4,
     text_links = true,
+    file_links = true,
 ),
-text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True)"
+text_signature = "(paths, *, jobs=None, retrieval_url=None, resolver='rfc1808', profile='default', max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, max_encoded_levels=4, text_links=True, file_links=True)"
 )]
 #[allow(clippy::too_many_arguments)] // each is a keyword argument of the Python function
 pub(crate) fn scan(
@@ -98,6 +99,7 @@ pub(crate) fn scan(
     #[pyo3(from_py_with = args::max_entities)] max_entities: Option<usize>,
     #[pyo3(from_py_with = args::max_encoded_levels)] max_encoded_levels: usize,
     #[pyo3(from_py_with = args::text_links)] text_links: bool,
+    #[pyo3(from_py_with = args::file_links)] file_links: bool,
 ) -> PyResult<Scan> {
     let limits = Limits {
         max_urls,
@@ -107,7 +109,8 @@ pub(crate) fn scan(
     };
     let options = limits
         .apply(options(retrieval_url, resolver, profile))
-        .with_text_links(text_links);
+        .with_text_links(text_links)
+        .with_file_links(file_links);
     let paths = path_list(paths)?;
     let mut batch = Batch::new(Walker::new(Roots::new(paths, None)), options)
         .with_max_message_bytes(max_message_bytes);

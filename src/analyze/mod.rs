@@ -33,7 +33,10 @@ use crate::url::whatwg::{self, ParseFailure};
 use crate::url::{ResolveError, Resolved, Resolver, has_scheme, strip_reference};
 use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName};
 
+mod file;
 mod html_part;
+mod members;
+pub(crate) mod passwords;
 mod summary;
 mod text;
 
@@ -246,6 +249,12 @@ pub(crate) fn analyze_in_detail(
 ) -> Analysis {
     let mut diagnostics = Vec::new();
     let walk = mime::split(raw, options, &mut diagnostics);
+    let members::Expanded { walk, stated } = members::expand(walk, raw, options, &mut diagnostics);
+    let mut stated = file::Stated {
+        found: stated,
+        walk: &walk,
+        raw,
+    };
     let retrieval = Arc::new(base::retrieval_base(options, &mut diagnostics));
     // The header-level bases first: each depends on its parent's only, and the URLs of an
     // entity can name the `Content-Location` of any other. The diagnostics of each entity
@@ -311,7 +320,9 @@ pub(crate) fn analyze_in_detail(
             &mut sink,
             &mut diagnostics,
         );
-        let document = document::document(entity, options);
+        let bytes = walk.bytes(raw, entity.buffer);
+        let document = document::document(entity, bytes, options);
+        let mut opened = entity.opened.clone();
         let base = match document {
             Some(
                 document @ Document {
@@ -319,15 +330,15 @@ pub(crate) fn analyze_in_detail(
                     ..
                 },
             ) => {
-                // A part chosen by its file name is only ever opened from a temporary file:
-                // the headers' base is not its base (`BaseSource::Attachment`).
-                let body_base = if document.by == ChosenBy::FileName {
+                // A part chosen by its file name or content is only ever opened from a
+                // temporary file: the headers' base is not its base (`BaseSource::Attachment`).
+                let body_base = if document.by != ChosenBy::MediaType {
                     &attachment_base
                 } else {
                     header_base
                 };
                 let part = html_urls(
-                    walk.bytes(raw, entity.buffer),
+                    bytes,
                     entity,
                     index,
                     document.kind,
@@ -354,7 +365,7 @@ pub(crate) fn analyze_in_detail(
                 ..
             }) => {
                 text::text_urls(
-                    walk.bytes(raw, entity.buffer),
+                    bytes,
                     entity,
                     index,
                     &no_base,
@@ -364,6 +375,35 @@ pub(crate) fn analyze_in_detail(
                     &mut diagnostics,
                 );
                 Arc::clone(header_base)
+            }
+            Some(Document { kind, .. }) if kind.is_file() => {
+                let urls = file::FileUrls::new(
+                    entity,
+                    index,
+                    &attachment_base,
+                    options,
+                    &mut sink,
+                    &mut diagnostics,
+                );
+                match kind {
+                    DocumentKind::Pdf => {
+                        let (base, how) = file::pdf_urls(bytes, &mut state, &mut stated, urls);
+                        opened = how;
+                        base.unwrap_or_else(|| Arc::clone(&attachment_base))
+                    }
+                    DocumentKind::Calendar => {
+                        file::calendar_urls(bytes, &mut state, urls);
+                        Arc::clone(&attachment_base)
+                    }
+                    DocumentKind::Shortcut => {
+                        file::shortcut_urls(bytes, &mut state, urls);
+                        Arc::clone(&attachment_base)
+                    }
+                    _ => {
+                        file::office_urls(bytes, &mut state, urls);
+                        Arc::clone(&attachment_base)
+                    }
+                }
             }
             _ => Arc::clone(header_base),
         };
@@ -381,6 +421,7 @@ pub(crate) fn analyze_in_detail(
             document,
             summary: (entity.kind == EntityKind::Message && entity.parent.is_some())
                 .then(|| Box::new(summary::summary(entity))),
+            opened,
         });
     }
     diagnostics.append(&mut sink.unmatched);

@@ -104,7 +104,7 @@ pub(super) fn text_urls(
 /// label gets a diagnostic and counts as none), else as UTF-8 when it is valid UTF-8, else as
 /// windows-1252. A byte order mark stays in the text as U+FEFF, so that offsets in the text
 /// map onto the body's bytes one character at a time.
-fn decode_text<'a>(
+pub(super) fn decode_text<'a>(
     body: &'a [u8],
     entity: &Entity,
     diagnostics: &mut Vec<Diagnostic>,

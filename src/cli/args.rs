@@ -646,6 +646,38 @@ pub(crate) struct ResolutionArgs {
     /// clients show as links); only header, HTML and SVG URLs are reported.
     #[arg(long, help_heading = "Resolution")]
     pub no_text_links: bool,
+
+    /// Leave out the links inside the files a reader opens (URL records whose source is
+    /// `pdf:…`, `calendar:…`, `shortcut:…` or `office:…`, and the members of ZIP archives):
+    /// such parts are not read at all.
+    #[arg(long, help_heading = "Resolution")]
+    pub no_file_links: bool,
+
+    /// The most bytes that decompressing one file may produce (a PDF's streams, an archive's
+    /// members together); a stream or member past it is not read, with a `file_limit`
+    /// diagnostic. Bytes, with a suffix as --max-message-bytes.
+    #[arg(long, value_name = "BYTES", default_value = "32M", value_parser = parse_bytes, help_heading = "Input")]
+    pub max_file_bytes: u64,
+
+    /// The most objects read of one PDF file; a file with more is not read, with a
+    /// `file_limit` diagnostic.
+    #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_file_objects(), help_heading = "Input")]
+    pub max_file_objects: usize,
+
+    /// How deep ZIP archives may nest (a ZIP part at 1, a ZIP member of it at 2); the members
+    /// of a deeper one are not read, with a `file_limit` diagnostic.
+    #[arg(long, value_name = "LEVELS", default_value_t = Options::new().max_archive_depth(), help_heading = "Input")]
+    pub max_archive_depth: usize,
+
+    /// How many members of one ZIP archive are read; the rest are not, with a `file_limit`
+    /// diagnostic.
+    #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_archive_members(), help_heading = "Input")]
+    pub max_archive_members: usize,
+
+    /// How many passwords that the message states (in its text and HTML parts) are tried on
+    /// each encrypted PDF or ZIP file that the empty password does not open.
+    #[arg(long, value_name = "COUNT", default_value_t = Options::new().max_passwords(), help_heading = "Input")]
+    pub max_passwords: usize,
 }
 
 impl ResolutionArgs {
@@ -682,7 +714,13 @@ impl ResolutionArgs {
             .with_max_urls(self.max_urls)
             .with_max_depth(self.max_depth)
             .with_max_encoded_levels(self.max_encoded_levels)
-            .with_text_links(!self.no_text_links);
+            .with_text_links(!self.no_text_links)
+            .with_file_links(!self.no_file_links)
+            .with_max_file_bytes(usize::try_from(self.max_file_bytes).unwrap_or(usize::MAX))
+            .with_max_file_objects(self.max_file_objects)
+            .with_max_archive_depth(self.max_archive_depth)
+            .with_max_archive_members(self.max_archive_members)
+            .with_max_passwords(self.max_passwords);
         if let Some(count) = self.max_entities {
             options = options.with_max_entities(count);
         }

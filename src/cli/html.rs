@@ -40,10 +40,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use mimebase::scan::Source;
-use mimebase::{BaseRecord, BaseSource, ChosenBy, EntityRecord, PartId, Report, Resolution};
+use mimebase::{BaseRecord, BaseSource, EntityRecord, PartId, Report, Resolution};
 use mimebase::{Summary, UrlRecord};
 
-use super::output::{Name, escape, ignored_reason, is_unchanged, place, source_label};
+use super::output::{
+    Name, document_label, escape, ignored_reason, is_unchanged, opened_note, place, source_label,
+};
 
 /// The page's policy: nothing may be loaded, and only its own inline style applies.
 pub(crate) const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'";
@@ -371,16 +373,8 @@ fn node(out: &mut dyn Write, entity: &EntityRecord, counts: Counts) -> io::Resul
         text(entity.part.as_str()),
         text(&entity.content_type)
     )?;
-    match entity.document {
-        Some(document) if document.by == ChosenBy::FileName => write!(
-            out,
-            " <span class=\"label\">(attachment, read as {} by its file name)</span>",
-            text(document.kind.as_str())
-        )?,
-        Some(document) if document.attachment => {
-            out.write_all(b" <span class=\"label\">(attachment)</span>")?;
-        }
-        _ => {}
+    if let Some(label) = document_label(entity.document) {
+        write!(out, " <span class=\"label\">{}</span>", text(&label))?;
     }
     let mut said = Vec::new();
     if counts.urls > 0 {
@@ -410,6 +404,13 @@ fn node(out: &mut dyn Write, entity: &EntityRecord, counts: Counts) -> io::Resul
     base_line(out, "base", &entity.base)?;
     if entity.base != entity.header_base {
         base_line(out, "header-level base", &entity.header_base)?;
+    }
+    if let Some(opened) = &entity.opened {
+        writeln!(
+            out,
+            "<div class=\"node-line\"><span class=\"label\">opened</span> {}</div>",
+            text(&opened_note(opened))
+        )?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@ mod rewrite;
 mod scan;
 mod size;
 mod state;
+mod words;
 mod write;
 
 use std::io::{self, BufRead, IsTerminal, Write};

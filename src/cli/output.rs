@@ -41,11 +41,14 @@ use anstyle::{AnsiColor, Style};
 use mimebase::report::{MessageLine, UrlLine};
 use mimebase::scan::{Compression, Format, ScanErrorKind, ScanLine, Source};
 use mimebase::{
-    BaseIgnored, BaseRecord, BaseSource, ChosenBy, Document, Options, PartId, Report, Resolution,
-    Summary, Unresolved, UrlRecord, UrlSource,
+    BaseRecord, BaseSource, Document, Options, PartId, Report, Resolution, Summary, Unresolved,
+    UrlRecord,
 };
 
 use super::args::{ColorArg, UrlField};
+pub(super) use super::words::{
+    document_label, ignored_reason, is_unchanged, opened_note, source_label,
+};
 
 /// `text` with every character of the table in the [module docs](self) escaped; borrowed
 /// when there is nothing to escape.
@@ -605,6 +608,14 @@ fn inspect(
                 describe(&entity.header_base, palette)
             )?;
         }
+        if let Some(opened) = &entity.opened {
+            writeln!(
+                out,
+                "{indent}  {}  {}",
+                paint(palette.label, "opened"),
+                escape(&opened_note(opened))
+            )?;
+        }
         let mut left_out = 0usize;
         for url in report.urls.iter().filter(|u| u.part == entity.part) {
             if !all && is_unchanged(url) {
@@ -684,46 +695,13 @@ fn ignored(url: &UrlRecord, palette: &Palette) -> String {
     })
 }
 
-/// Why the URL of a `<base href>` or base header field does not set the base it would, in
-/// words (`not the first <base href>`); `None` for any other URL. Not escaped.
-pub(super) fn ignored_reason(url: &UrlRecord) -> Option<String> {
-    let why = url.ignored?;
-    let field = match &url.source {
-        UrlSource::Header { name, .. } => name.as_str(),
-        _ => "field",
-    };
-    let text = match why {
-        BaseIgnored::NotFirst => "not the first <base href>".to_owned(),
-        BaseIgnored::InTemplate => "inside <template>".to_owned(),
-        BaseIgnored::ForeignContent => "in SVG or MathML content, not an HTML <base>".to_owned(),
-        BaseIgnored::Unusable => "cannot be a base, see below".to_owned(),
-        BaseIgnored::Duplicate => format!("not the first {field} field"),
-        BaseIgnored::OverriddenBy(source) => format!(
-            "{} takes precedence",
-            source.as_str().trim_start_matches("header:")
-        ),
-        BaseIgnored::NotInProfile => format!("{field} is not a base in this profile"),
-        _ => why.to_string(),
-    };
-    Some(text)
-}
-
-/// `  (attachment)`, or `  (attachment, read as html by its file name)`, for an attachment;
-/// nothing for a part read by its media type in the message, or not read at all.
+/// `  (attachment)`, or `  (attachment, read as html by its file name)`,
+/// `  (attachment, read as pdf by its content)`, `  (attachment, read as calendar)`, for an
+/// attachment; nothing for a part read by its media type in the message, or not read at all.
 fn document_note(document: Option<Document>, palette: &Palette) -> String {
-    match document {
-        Some(document) if document.by == ChosenBy::FileName => format!(
-            "  {}",
-            paint(
-                palette.label,
-                &format!("(attachment, read as {} by its file name)", document.kind)
-            )
-        ),
-        Some(document) if document.attachment => {
-            format!("  {}", paint(palette.label, "(attachment)"))
-        }
-        _ => String::new(),
-    }
+    document_label(document).map_or_else(String::new, |note| {
+        format!("  {}", paint(palette.label, &note))
+    })
 }
 
 fn describe(base: &BaseRecord, palette: &Palette) -> String {
@@ -744,29 +722,6 @@ fn describe(base: &BaseRecord, palette: &Palette) -> String {
             paint(palette.label, &format!("({source})"))
         ),
     }
-}
-
-/// Where a URL was found, as its record's `source` says it, and for a URL inside an
-/// `<iframe srcdoc>` document how deep: `html:a@href (srcdoc)`, `html:a@href (srcdoc 2)`.
-pub(super) fn source_label(source: &UrlSource) -> String {
-    match source {
-        UrlSource::Html { srcdoc: 1, .. } => format!("{source} (srcdoc)"),
-        UrlSource::Html { srcdoc, .. } if *srcdoc > 1 => format!("{source} (srcdoc {srcdoc})"),
-        _ => source.to_string(),
-    }
-}
-
-/// True for a URL that `inspect` leaves out without `--all`: resolved to the reference as
-/// written (an absolute URL the resolver took as it is), no base decided it, it names no part
-/// of the message, no link text names another host than it reaches, and it is not a base that is
-/// ignored. What is left shows
-/// what a base, the resolver or the message did.
-pub(super) fn is_unchanged(url: &UrlRecord) -> bool {
-    url.resolution.resolved() == Some(url.reference.as_str())
-        && !url.base_decided
-        && url.target.is_none()
-        && !url.text_host_differs()
-        && url.ignored.is_none()
 }
 
 /// What a reader sees of a link: `text "…"`, `title "…"`, and a warning when the text names

@@ -14,7 +14,9 @@
 //!
 //! Every leaf entity (one with no entity inside it) becomes one file, its body with the
 //! transfer encoding undone (RFC 2045 §6); an encapsulated message that is not walked into is
-//! written as it is, as a `.eml` file. In HTML parts (every URL source that
+//! written as it is, as a `.eml` file. An archive (a ZIP part) is written as the file it is,
+//! not as its members ([`EntityKind::Member`] entities are not written): the message sent the
+//! archive, and a reader who opens the written file unpacks it as the sent one. In HTML parts (every URL source that
 //! [`analyze`](crate::analyze()) reports, CSS in `style` attributes and `<style>` elements
 //! included) and CSS parts (`text/css`: every `url()`, `@import` string and `image-set()`
 //! string), each URL
@@ -137,7 +139,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use crate::analyze::{HtmlPart, Keep, analyze_collecting, resolve};
 use crate::mime::{self, Entity, Walk};
 use crate::options::Options;
-use crate::report::{Diagnostic, DiagnosticKind, PartId, Report, Resolution, UrlRecord, UrlSource};
+use crate::report::{
+    Diagnostic, DiagnosticKind, EntityKind, PartId, Report, Resolution, UrlRecord, UrlSource,
+};
 use crate::rewrite::{absolute_form, is_editable, is_same_document, splice_decoded};
 use crate::target::Linker;
 use crate::url::{has_scheme, strip_reference};
@@ -343,7 +347,8 @@ pub fn extract_with(raw: &[u8], options: &Options, network: Network) -> Extracte
     let mut entity_of_file = Vec::new();
     let mut files = Vec::new();
     for (index, entity) in walk.entities.iter().enumerate() {
-        if !children.get(index).is_some_and(Vec::is_empty) {
+        // An archive is written as the file it is; its members are inside it.
+        if entity.kind == EntityKind::Member || !children.get(index).is_some_and(Vec::is_empty) {
             continue;
         }
         let content_location = written_location.get_mut(index).and_then(Option::take);
@@ -707,10 +712,14 @@ const PATH: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// The indices of the entities directly inside each entity, in document order.
+/// The indices of the entities directly inside each entity, in document order; the members of
+/// an archive are not counted, so that the archive is a leaf, written as the file it is.
 fn children(walk: &Walk) -> Vec<Vec<usize>> {
     let mut children = vec![Vec::new(); walk.entities.len()];
     for (index, entity) in walk.entities.iter().enumerate() {
+        if entity.kind == EntityKind::Member {
+            continue;
+        }
         if let Some(list) = entity.parent.and_then(|p| children.get_mut(p)) {
             list.push(index);
         }

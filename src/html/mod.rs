@@ -58,6 +58,7 @@ pub(crate) mod sniff;
 mod srcdoc;
 mod tokenizer;
 mod tree;
+pub(crate) mod visible;
 
 pub(crate) use guard::MAX_QUOTED_VALUES_PER_TAG;
 use guard::too_many_quoted_values;

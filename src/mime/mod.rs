@@ -18,8 +18,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::options::Options;
-use crate::report::{Diagnostic, DiagnosticKind, EntityKind, PartId};
-use crate::vocab::FieldName;
+use crate::report::{Diagnostic, DiagnosticKind, EntityKind, Opened, PartId};
+use crate::vocab::{DocumentKind, FieldName};
 
 pub(crate) use header::Field;
 
@@ -104,6 +104,11 @@ pub(crate) struct Entity {
     pub dropped_fields: usize,
     pub content_type: ContentType,
     pub transfer_encoding: TransferEncoding,
+    /// For a ZIP file that was read ([`crate::analyze`]'s archive members): whether it is an
+    /// archive ([`DocumentKind::Archive`]) or an office document ([`DocumentKind::Office`]).
+    pub container: Option<DocumentKind>,
+    /// For an encrypted archive whose members were read: how it was opened.
+    pub opened: Option<Opened>,
 }
 
 /// Work still to do: an entity whose range is known but not yet read.
@@ -474,6 +479,8 @@ fn read_entity(
         dropped_fields: block.dropped,
         content_type,
         transfer_encoding,
+        container: None,
+        opened: None,
     }
 }
 
@@ -674,6 +681,45 @@ fn bad_encoding(entity: &Entity, said: String) -> Diagnostic {
         part: Some(entity.part.clone()),
         kind: DiagnosticKind::BadTransferEncoding,
         message: said,
+    }
+}
+
+/// The first bytes of the body of `entity` (whose ranges index `bytes`) with its transfer
+/// encoding undone: at least `len` of them when the decoded body has that many (a
+/// quoted-printable body's soft line breaks may make it fewer), and no more than it takes to
+/// see them, so that a part's kind can be told by its first bytes without decoding it all.
+pub(crate) fn decoded_prefix<'a>(bytes: &'a [u8], entity: &Entity, len: usize) -> Cow<'a, [u8]> {
+    let body = bytes.get(entity.body.clone()).unwrap_or_default();
+    let encoded = match entity.transfer_encoding {
+        TransferEncoding::Identity | TransferEncoding::Unknown => {
+            return Cow::Borrowed(body.get(..len).unwrap_or(body));
+        }
+        // Four characters of the alphabet give three bytes; white space and line breaks
+        // between them are skipped.
+        TransferEncoding::Base64 => {
+            let wanted = len.div_ceil(3) * 4;
+            let mut seen = 0usize;
+            let end = body
+                .iter()
+                .position(|&b| {
+                    if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+                        seen += 1;
+                    }
+                    seen > wanted
+                })
+                .unwrap_or(body.len());
+            body.get(..end).unwrap_or(body)
+        }
+        // An escape is three bytes for one.
+        TransferEncoding::QuotedPrintable => body.get(..len.saturating_mul(3)).unwrap_or(body),
+        // The begin line, then 60 characters for every 45 bytes, a line break each.
+        TransferEncoding::Uuencode => body
+            .get(..len.saturating_mul(2).saturating_add(1024))
+            .unwrap_or(body),
+    };
+    match decode_transfer(encoded, entity.transfer_encoding) {
+        Some((decoded, _)) => Cow::Owned(decoded),
+        None => Cow::Borrowed(encoded),
     }
 }
 

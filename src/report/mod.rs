@@ -86,11 +86,17 @@
 //! is left out).
 //!
 //! An entity whose body was read for links has a `"document"` field ([`Document`]: what it
-//! was read as, `html`, `svg` or `text`; why, `media_type` or `file_name`; and whether it is
-//! an attachment); other entities have none. A URL record's `"source"` says where the URL was
+//! was read as, `html`, `svg`, `text`, `pdf`, `calendar`, `shortcut`, `office` or `archive`;
+//! why, `media_type`, `file_name` or `content`; and whether it is an attachment); other
+//! entities have none. An encrypted file that was opened has an `"opened"` field
+//! ([`Opened`]). A URL record's `"source"` says where the URL was
 //! found: `header:<Name>` (with `field` and `item`), `html:<tag>@<attribute>` or `html:style`,
 //! `svg:<tag>@<attribute>` or `svg:style` in an SVG document, and `text` for a link a mail
-//! client makes of plain text (each of the last three with a `range`, see [`UrlSource`]).
+//! client makes of plain text (each of the last three with a `range`, see [`UrlSource`]);
+//! `<kind>:<place>` for a link inside a file a reader opens (`pdf:annot/URI`,
+//! `calendar:ATTACH`, `shortcut:URL`, `office:relationship`, with `range`, `member`, `object`
+//! and `page` where they apply, and `"linkified": true` for a link made of a file's text:
+//! [`FileSource`]).
 //!
 //! Every URL record has `"base_decided"` ([`UrlRecord::base_decided`]: true when the
 //! resolver took any part of the base to make the resolved URL). The `href` record of an HTML
@@ -123,7 +129,15 @@
 //!   body part) is named by the section of its header: `HEADER` for the root, `2.HEADER` for
 //!   the message carried by body part `2`. Its body parts are `2.1`, `2.2`, …; when it is not
 //!   multipart its body is IMAP section `1` (root) or `2.1`, and the entity `HEADER` /
-//!   `2.HEADER` stands for it.
+//!   `2.HEADER` stands for it;
+//! - a **member** of an archive ([`EntityKind::Member`]) is named by the section of the part
+//!   that holds the archive (as above: `2`, or `1` for the body of a root message that is
+//!   itself the archive), `!/`, and its name in the archive as stored there: `2!/docs/invoice.html`;
+//!   a member of an archive that is itself a member, `2!/inner.zip!/page.html`. An indexer
+//!   fetches the IMAP section before the first `!/` and opens the members after it (the
+//!   notation of Java's `jar:` URLs). A name that itself holds `!/` is written as it is, so
+//!   such an identifier is read from the left, one archive at a time, with the entity list
+//!   ([`EntityRecord::parent`]) saying where each archive ends.
 //!
 //! # Byte ranges
 //!
@@ -148,7 +162,9 @@ mod url;
 pub use crate::vocab::{BaseSource, ChosenBy, DocumentKind, FieldName, Resolver, TargetMatch};
 pub(crate) use scan::non_utf8_bytes;
 pub use scan::{Compression, Format, ScanErrorKind, ScanLine, Source};
-pub use url::{BaseIgnored, LinkText, Resolution, Target, Unresolved, UrlRecord, UrlSource};
+pub use url::{
+    BaseIgnored, FileSource, LinkText, Resolution, Target, Unresolved, UrlRecord, UrlSource,
+};
 
 /// An IMAP section specification naming an entity (see the [module docs](crate::report)).
 /// Serialized as a string, e.g. `"2.1"`.
@@ -184,7 +200,27 @@ impl PartId {
 
     /// True for a message entity (the root or an encapsulated message).
     pub fn is_message(&self) -> bool {
-        &*self.0 == "HEADER" || self.0.ends_with(".HEADER")
+        !self.is_member() && (&*self.0 == "HEADER" || self.0.ends_with(".HEADER"))
+    }
+
+    /// True for a member of an archive ([`EntityKind::Member`]): the identifier holds `!/`.
+    pub fn is_member(&self) -> bool {
+        self.0.contains(Self::MEMBER_SEPARATOR)
+    }
+
+    /// What separates an archive's identifier from the name of one of its members.
+    const MEMBER_SEPARATOR: &'static str = "!/";
+
+    /// The member named `name` of the archive this entity holds: the entity's body section
+    /// (`2` for body part `2`; `1` for the root message, `2.1` for `2.HEADER`, whose bodies
+    /// are those IMAP sections; the entity itself for a member), `!/`, then `name`.
+    pub(crate) fn member(&self, name: &str) -> Self {
+        let body = if self.is_message() {
+            self.child(1)
+        } else {
+            self.clone()
+        };
+        PartId(Arc::from([&*body.0, Self::MEMBER_SEPARATOR, name].concat()))
     }
 
     /// The section prefix under which this entity's body parts are numbered: empty for the
@@ -277,6 +313,14 @@ pub enum EntityKind {
     Message,
     /// A body part of a multipart entity.
     BodyPart,
+    /// A member of an archive ([`DocumentKind::Archive`]): a file inside a ZIP part (APPNOTE.TXT
+    /// §4.3), read as a part of its own. It has no header: its [`header`](EntityRecord::header)
+    /// range is empty, its [`body`](EntityRecord::body) is the whole member, uncompressed, in a
+    /// buffer of its own ([`decoded_from`](EntityRecord::decoded_from) names the archive), and
+    /// its media type is `application/octet-stream` (RFC 2046 §4.5.1): it is read by its name
+    /// in the archive and by its content. Its [`PartId`] extends the archive's
+    /// ([`PartId::member`]).
+    Member,
 }
 
 /// One entity of the message: the root, a body part or an encapsulated message, in document
@@ -323,6 +367,36 @@ pub struct EntityRecord {
     /// Boxed: most entities are body parts, and the record stays small without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Box<Summary>>,
+    /// For an encrypted file that was read (a PDF, a ZIP archive): how it was opened
+    /// ([`Opened`]). `None` (left out of the JSON) for every other entity, and for an
+    /// encrypted file that stayed closed (a [`DiagnosticKind::EncryptedFile`] diagnostic says
+    /// so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opened: Option<Opened>,
+}
+
+/// How an encrypted file of the message was opened, so that its links could be read.
+///
+/// Serialized as `{"with": "empty"}`, or `{"with": "stated", "part": "1", "password": "4821"}`.
+///
+/// A file encrypted with the empty user password opens without asking anything (ISO 32000-1
+/// §7.6.3.3: a PDF viewer tries the empty password first). One with a password of its own is
+/// opened with a password that the message itself states in one of its text or HTML parts
+/// ("Password: 4821", "Senha do PDF: 123"): a sender who encrypts a file and writes its
+/// password beside it wants the reader to open it, and a filter that cannot read it to pass it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "with", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Opened {
+    /// `empty`: the empty user password opened it.
+    Empty,
+    /// `stated`: a password that the message states opened it.
+    Stated {
+        /// The text or HTML part that states the password.
+        part: PartId,
+        /// The password, as the part states it.
+        password: String,
+    },
 }
 
 /// What a mail client shows at the top of a message: its `Subject`, `From`, `Date` and
@@ -498,6 +572,17 @@ pub enum DiagnosticKind {
     /// 64 KiB), a shape only text made to waste time has; the links after them are not
     /// reported.
     TextLimit,
+    /// A file a reader opens (a PDF, a calendar, a shortcut, an office document, an archive) is
+    /// broken where a viewer would give up or read past: the message says what was read and
+    /// what not. The rest of the file is read as far as it goes.
+    FileError,
+    /// A limit of the file readers cut the reading of a file: its decompressed bytes, its
+    /// objects or members, how deep archives nest, its links (the message says which, and the
+    /// option that raises it). What came before the limit is reported.
+    FileLimit,
+    /// An encrypted file (a PDF, a ZIP archive) stayed closed: neither the empty password nor
+    /// any password the message states opens it, so its links are not read.
+    EncryptedFile,
     /// The message has more URLs than [`Options::with_max_urls`](crate::Options::with_max_urls):
     /// this entity's URLs past the limit are not recorded (the message says how many, and
     /// that `--max-urls`, `max_urls` in Python, raises the limit). Its bases are still
@@ -509,7 +594,8 @@ impl DiagnosticKind {
     /// True for the kinds that say a limit cut the analysis, so that something the message
     /// holds was not read: fields of a header past its size limit, entities past the depth,
     /// entity or encoded-level limits, bodies past the decoded-size limit, URLs past the URL
-    /// limit, an HTML part the scan refused. A report with any of them is not
+    /// limit, an HTML part the scan refused, a file reader's limit, an encrypted file that stayed
+    /// closed. A report with any of them is not
     /// [`complete`](Report::complete).
     pub fn is_limit(self) -> bool {
         matches!(
@@ -524,6 +610,8 @@ impl DiagnosticKind {
                 | DiagnosticKind::UrlLimit
                 | DiagnosticKind::TextLimit
                 | DiagnosticKind::XmlEntityLimit
+                | DiagnosticKind::FileLimit
+                | DiagnosticKind::EncryptedFile
         )
     }
 }

@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::{BaseRecord, ByteRange, PartId};
-use crate::vocab::{BaseSource, FieldName, Resolver, TargetMatch};
+use crate::vocab::{BaseSource, DocumentKind, FieldName, Resolver, TargetMatch};
 
 /// How a URL was resolved, or why it was not: what a [`UrlRecord`] says of its reference.
 ///
@@ -151,13 +151,73 @@ pub enum UrlSource {
         /// commands are removed: a link that a soft line break split spans the break.
         range: ByteRange,
     },
+    /// A file a reader opens from the message: a PDF, a calendar, a shortcut or an office
+    /// document ([`DocumentKind`]). Serialized `<kind>:<place>`: `pdf:annot/URI`,
+    /// `calendar:ATTACH`, `shortcut:URL`, `office:relationship`, … ([`FileSource`] lists them),
+    /// with the fields of [`FileSource`] that say where in the file. Boxed: such records are
+    /// rare, and every other record stays small.
+    File(Box<FileSource>),
+}
+
+/// Where in a file a reader opens a link was found: the details of [`UrlSource::File`].
+///
+/// The places, by kind of file (`place` in the table; the record's source is
+/// `<kind>:<place>`):
+///
+/// | kind | place | the link |
+/// |---|---|---|
+/// | `pdf` | `<where>/<action>` | the target of an action (ISO 32000-1 §12.6): `<action>` is `URI`, `Launch`, `GoToR`, `GoToE`, `SubmitForm` or `ImportData` (the last five when the file they name is a URL); `<where>` is `annot` (a link annotation's action), `annot-AA` (an annotation's additional actions), `OpenAction` (the document's open action), `AA` (the document's or a page's additional actions), `field` (an interactive form field's actions), or `object` (an action dictionary none of these reaches) |
+/// | `pdf` | `text` | a link a viewer makes of a page's text (`page`, and `range` in the page's text as extracted) |
+/// | `calendar` | `URL`, `ATTACH` | the property's URI value (RFC 5545 §3.8.4.6, §3.8.1.1) |
+/// | `calendar` | `X-ALT-DESC` | a URL of the HTML description (`FMTTYPE=text/html`), as an HTML body's |
+/// | `calendar` | `DESCRIPTION`, `LOCATION`, `SUMMARY`, `COMMENT` | a link made of the property's text, as of a plain-text body |
+/// | `shortcut` | `URL` | the URL a Windows Internet shortcut (`URL=`), a macOS Web location (the `URL` key) or a freedesktop.org link (`URL=`) opens |
+/// | `office` | `relationship` | an external relationship's `Target` (ECMA-376 Part 2 §9.3) |
+/// | `office` | `HYPERLINK` | a `HYPERLINK` field (ECMA-376 Part 1 §17.16.5.25; RTF's `\fldinst`) or spreadsheet formula |
+/// | `office` | `text:a@xlink:href`, `draw:a@xlink:href` | an OpenDocument link (ODF 1.3 Part 3 §6.1.8, §10.4.12) |
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSource {
+    /// The kind of file: [`DocumentKind::Pdf`], [`DocumentKind::Calendar`],
+    /// [`DocumentKind::Shortcut`] or [`DocumentKind::Office`].
+    pub kind: DocumentKind,
+    /// Where in the file, as the table above names it.
+    pub place: Cow<'static, str>,
+    /// The member of the file's container that holds the link (an Office Open XML part or an
+    /// OpenDocument file's member, by its name in the ZIP: `word/_rels/document.xml.rels`);
+    /// `None` for a file that is not a container. `"member"` in JSON, left out when `None`.
+    pub member: Option<String>,
+    /// The reference's bytes, half-open and 0-based: in the part's decoded body (a calendar,
+    /// a shortcut, an RTF file), in [`member`](Self::member) (an XML member, as stored
+    /// uncompressed), or in the text extracted from [`page`](Self::page) (`pdf:text`); `None`
+    /// for a PDF action, whose place is its [`object`](Self::object). `"range"` in JSON,
+    /// left out when `None`. For a calendar, the range is in the content lines as written
+    /// (folded, escaped); where a URL spans a fold or an escape, the range covers it.
+    pub range: Option<ByteRange>,
+    /// The number of the PDF object that holds the action (ISO 32000-1 §7.3.10), or the
+    /// annotation or other object whose dictionary holds it inline; `None` when it is not in
+    /// an indirect object (the trailer) and for every other kind. `"object"` in JSON, left
+    /// out when `None`.
+    pub object: Option<u32>,
+    /// The PDF page, 1-based, whose annotation, additional actions or text holds the link;
+    /// `None` for a link of no page and for every other kind. `"page"` in JSON, left out when
+    /// `None`.
+    pub page: Option<u32>,
+    /// True for a link that a viewer or an application makes of text (`pdf:text`, and a
+    /// calendar's TEXT values: `DESCRIPTION`, `LOCATION`, `SUMMARY`, `COMMENT`, and
+    /// `X-ALT-DESC` of a format other than HTML): as for a plain-text body
+    /// ([`UrlSource::Text`]), the reference is the text as written, the resolved URL the link
+    /// made of it (`http://` before a `www.` host, `mailto:` before an address), with no base.
+    /// `"linkified": true` in JSON, left out when false.
+    pub linkified: bool,
 }
 
 impl UrlSource {
-    /// The byte range of the URL in its part's decoded body, for every source but a header.
+    /// The byte range of the URL in its part's decoded body, for HTML, SVG and text; `None`
+    /// for a header, and for a file, whose range may be in another text
+    /// ([`FileSource::range`]).
     pub fn range(&self) -> Option<ByteRange> {
         match self {
-            UrlSource::Header { .. } => None,
+            UrlSource::Header { .. } | UrlSource::File(_) => None,
             UrlSource::Html { range, .. }
             | UrlSource::Svg { range, .. }
             | UrlSource::Text { range } => Some(*range),
@@ -167,6 +227,17 @@ impl UrlSource {
     /// True for a URL of a plain-text body ([`UrlSource::Text`]).
     pub fn is_text(&self) -> bool {
         matches!(self, UrlSource::Text { .. })
+    }
+
+    /// True for a link made of text: a plain-text body's ([`UrlSource::Text`]), or one made of
+    /// the text of a file ([`FileSource::linkified`]). Its reference is the text as written,
+    /// and its resolved URL the link a client makes of it, not the reference resolved.
+    pub fn is_linkified(&self) -> bool {
+        match self {
+            UrlSource::Text { .. } => true,
+            UrlSource::File(file) => file.linkified,
+            _ => false,
+        }
     }
 }
 
@@ -187,6 +258,7 @@ impl fmt::Display for UrlSource {
             } => write!(f, "svg:{tag}@{attribute}"),
             UrlSource::Svg { tag, .. } => write!(f, "svg:{tag}"),
             UrlSource::Text { .. } => f.write_str("text"),
+            UrlSource::File(file) => write!(f, "{}:{}", file.kind, file.place),
         }
     }
 }
@@ -208,6 +280,7 @@ impl Serialize for SourceName<'_> {
             UrlSource::Html { tag, attribute, .. } => ("html:", tag.as_ref(), *attribute),
             UrlSource::Svg { tag, attribute, .. } => ("svg:", tag.as_ref(), *attribute),
             UrlSource::Text { .. } => ("text", "", None),
+            UrlSource::File(_) => return serializer.collect_str(self.0),
         };
         let pieces = [
             prefix,
@@ -380,6 +453,23 @@ impl Serialize for UrlRecord {
             UrlSource::Svg { range, .. } | UrlSource::Text { range } => {
                 map.serialize_entry("range", range)?
             }
+            UrlSource::File(file) => {
+                if let Some(member) = &file.member {
+                    map.serialize_entry("member", member)?;
+                }
+                if let Some(range) = &file.range {
+                    map.serialize_entry("range", range)?;
+                }
+                if let Some(object) = &file.object {
+                    map.serialize_entry("object", object)?;
+                }
+                if let Some(page) = &file.page {
+                    map.serialize_entry("page", page)?;
+                }
+                if file.linkified {
+                    map.serialize_entry("linkified", &true)?;
+                }
+            }
         }
         map.serialize_entry("reference", &self.reference)?;
         map.serialize_entry("resolved", &self.resolution.resolved())?;
@@ -413,7 +503,8 @@ impl<'de> Deserialize<'de> for UrlRecord {
     /// Reads the fields [`Serialize`] writes; `source` must name a header field that holds
     /// URLs (`header:Base`, `header:List-Unsubscribe`, …), with `field` and `item`, or be
     /// `html:<tag>@<attribute>` (an attribute the HTML scan reads URLs from) or `html:<tag>`,
-    /// with a `range`. A record with `"resolved": null` and no `"unresolved"` field is
+    /// with a `range`, or `<kind>:<place>` for a file ([`FileSource`]; the place is taken as
+    /// written). A record with `"resolved": null` and no `"unresolved"` field is
     /// [`Resolution::NoBase`]; `"resolver_error"` without an `"error"` has an empty message.
     /// A missing `"base_decided"` is false; a record with a `"text"` has a [`LinkText`] (a
     /// missing `"text_host_differs"` is false), one without has none.
@@ -427,6 +518,14 @@ impl<'de> Deserialize<'de> for UrlRecord {
             range: Option<ByteRange>,
             #[serde(default)]
             srcdoc: usize,
+            #[serde(default)]
+            member: Option<String>,
+            #[serde(default)]
+            object: Option<u32>,
+            #[serde(default)]
+            page: Option<u32>,
+            #[serde(default)]
+            linkified: bool,
             reference: String,
             resolved: Option<String>,
             #[serde(default)]
@@ -488,10 +587,23 @@ impl<'de> Deserialize<'de> for UrlRecord {
                     .range
                     .ok_or_else(|| de::Error::missing_field("range"))?,
             }
+        } else if let Some((kind, place)) = wire.source.split_once(':').and_then(|(kind, place)| {
+            let kind = kind.parse::<DocumentKind>().ok().filter(|k| k.is_file())?;
+            Some((kind, place))
+        }) {
+            UrlSource::File(Box::new(FileSource {
+                kind,
+                place: Cow::Owned(place.to_owned()),
+                member: wire.member,
+                range: wire.range,
+                object: wire.object,
+                page: wire.page,
+                linkified: wire.linkified,
+            }))
         } else {
             return Err(de::Error::invalid_value(
                 de::Unexpected::Str(&wire.source),
-                &"`header:<Name>`, `html:<tag>@<attribute>`, `svg:<tag>@<attribute>` or `text`",
+                &"`header:<Name>`, `html:<tag>@<attribute>`, `svg:<tag>@<attribute>`, `text` or `<file kind>:<place>`",
             ));
         };
         let resolution = match (wire.resolved, wire.unresolved) {

@@ -6,8 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::json::{
-    base_record, byte_range, entity_record, number, optional_number, optional_string, serialized,
-    string, summary, url_record,
+    base_record, byte_range, entity_record, file_fields, number, optional_number, optional_string,
+    serialized, string, summary, url_record,
 };
 use crate::report::{Report, Resolution, ScanLine, Source, UrlRecord, UrlSource};
 use crate::vocab::{UnknownName, vocabulary};
@@ -284,6 +284,7 @@ fn url_keys(url: &UrlRecord, fields: Fields, out: &mut Vec<u8>) {
                 out.extend_from_slice(b",\"range\":");
                 byte_range(range, out);
             }
+            UrlSource::File(file) => file_fields(file, out),
         }
     }
     if has(RecordField::UrlReference) {

@@ -16,8 +16,8 @@
 use serde::Serialize;
 
 use crate::report::{
-    BaseRecord, ByteRange, EntityKind, EntityRecord, PartId, Report, Resolution, ScanLine, Source,
-    Summary, UrlRecord, UrlSource,
+    BaseRecord, ByteRange, EntityKind, EntityRecord, FileSource, PartId, Report, Resolution,
+    ScanLine, Source, Summary, UrlRecord, UrlSource,
 };
 
 impl ScanLine<'_> {
@@ -110,6 +110,7 @@ pub(super) fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     out.extend_from_slice(match entity.kind {
         EntityKind::Message => b",\"kind\":\"message\"",
         EntityKind::BodyPart => b",\"kind\":\"body_part\"",
+        EntityKind::Member => b",\"kind\":\"member\"",
     });
     out.extend_from_slice(b",\"parent\":");
     optional_string(entity.parent.as_ref().map(PartId::as_str), out);
@@ -139,6 +140,10 @@ pub(super) fn entity_record(entity: &EntityRecord, out: &mut Vec<u8>) {
     if let Some(entity_summary) = &entity.summary {
         out.extend_from_slice(b",\"summary\":");
         summary(entity_summary, out);
+    }
+    if let Some(opened) = &entity.opened {
+        out.extend_from_slice(b",\"opened\":");
+        serialized(opened, out);
     }
     out.push(b'}');
 }
@@ -210,6 +215,13 @@ pub(super) fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
             out.extend_from_slice(b"text\",\"range\":");
             byte_range(range, out);
         }
+        UrlSource::File(file) => {
+            escaped_contents(file.kind.as_str(), out);
+            out.push(b':');
+            escaped_contents(&file.place, out);
+            out.push(b'"');
+            file_fields(file, out);
+        }
     }
     out.extend_from_slice(b",\"reference\":");
     string(&url.reference, out);
@@ -267,6 +279,30 @@ pub(super) fn url_record(url: &UrlRecord, out: &mut Vec<u8>) {
 
 /// The rest of the `"source"` of an HTML or SVG URL after its opening quote, `html:a@href"`,
 /// and its `"range"`.
+/// The fields of a file source after its `source`, each with its leading comma: `member`,
+/// `range`, `object` and `page`, those that are `Some`, and `linkified` when true.
+pub(super) fn file_fields(file: &FileSource, out: &mut Vec<u8>) {
+    if let Some(member) = &file.member {
+        out.extend_from_slice(b",\"member\":");
+        string(member, out);
+    }
+    if let Some(range) = &file.range {
+        out.extend_from_slice(b",\"range\":");
+        byte_range(range, out);
+    }
+    if let Some(object) = file.object {
+        out.extend_from_slice(b",\"object\":");
+        number(u64::from(object), out);
+    }
+    if let Some(page) = file.page {
+        out.extend_from_slice(b",\"page\":");
+        number(u64::from(page), out);
+    }
+    if file.linkified {
+        out.extend_from_slice(b",\"linkified\":true");
+    }
+}
+
 pub(super) fn element_source(
     prefix: &[u8],
     tag: &str,

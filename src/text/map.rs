@@ -71,6 +71,13 @@ impl OffsetMap {
         });
     }
 
+    /// The map of a text shown as it is: its `len` bytes are the body's, unchanged.
+    pub(crate) fn identity(len: usize) -> Self {
+        let mut map = OffsetMap::default();
+        map.copy(0, len);
+        map
+    }
+
     /// The length of the shown text recorded so far, in bytes.
     pub(crate) fn shown_len(&self) -> usize {
         self.pieces.last().map_or(0, |p| p.shown.end)

@@ -36,6 +36,7 @@ mod differential;
 mod extract;
 #[cfg(feature = "cli")]
 mod extract_thismessage;
+mod files;
 #[cfg(feature = "cli")]
 mod golden;
 #[cfg(feature = "cli")]

@@ -161,11 +161,12 @@ fn corpus_urls(messages: Vec<PathBuf>, bench: &Path) {
     for path in &files {
         let report = analyze(&std::fs::read(path).unwrap(), &options);
         for url in &report.urls {
-            // A plain-text record resolves the link a mail client makes of the text
-            // (`http://` before a `www.` host, `mailto:` before an address), not the reference
-            // as written, so the pair is not one the url crate can be given; the link finder's
-            // table (tests/data/text-links.json) checks those links.
-            if url.source.is_text() {
+            // A plain-text record (of a text body, or of a file's text) resolves the link a
+            // mail client makes of the text (`http://` before a `www.` host, `mailto:` before
+            // an address), not the reference as written, so the pair is not one the url crate
+            // can be given; the link finder's table (tests/data/text-links.json) checks those
+            // links.
+            if url.source.is_linkified() {
                 continue;
             }
             if matches!(url.source, UrlSource::Html { .. }) {

@@ -14,6 +14,7 @@ pub mod cli;
 mod corpus;
 pub use corpus::skipped;
 pub mod gmime;
+pub mod oracle;
 pub mod xorshift;
 
 /// The crate's directory: `samples/`, `tests/data/` and `README.md` are below it, and the

@@ -1,0 +1,6 @@
+//! Fuzzes the shortcut reader (see `mimebase_fuzz::files::check_shortcut`).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| mimebase_fuzz::files::check_shortcut(data));
