@@ -38,6 +38,27 @@ typedef enum {
 } mimebase_status;
 
 /*
+ How an encrypted file of a message was opened (the JSON record's `opened`): the value of
+ `mimebase_report_entity_opened`. The numbers are part of the ABI.
+ */
+typedef enum {
+    /*
+     Not an encrypted file that was opened: no encrypted file, one that stayed closed (a
+     diagnostic says so), or no such entity.
+     */
+    MIMEBASE_OPENED_NONE = 0,
+    /*
+     An encrypted file opened with the empty password.
+     */
+    MIMEBASE_OPENED_EMPTY = 1,
+    /*
+     An encrypted file opened with a password that the message itself states in a text or
+     HTML part.
+     */
+    MIMEBASE_OPENED_STATED = 2,
+} mimebase_opened;
+
+/*
  How `mimebase_analyze` works: the resolver, the profile of base
  precedence, the retrieval URL, the limits. Opaque: made by `mimebase_options_new`, changed
  by `mimebase_options_set`, freed by `mimebase_options_free`.
@@ -471,24 +492,26 @@ mimebase_str mimebase_report_url_ignored(const mimebase_report *report, size_t i
 
 /*
  How entity `index` (0-based, as for `mimebase_report_entity`) of `report`, an encrypted
- file (a PDF, a ZIP archive), was opened (the JSON record's `opened`): `empty` (with the
- empty password) or `stated` (with a password the message itself states in a text or HTML
- part, which `*part`, when `part` is not NULL, is set to: its part identifier). "None" for an
- entity that is no encrypted file, one that stayed closed (a diagnostic says so), an `index`
- not below `mimebase_report_entity_count`, or a NULL `report`; `*part` is then "none" too.
- The strings belong to the report and are valid until `mimebase_report_free`.
+ file (a PDF, a ZIP archive), was opened (the JSON record's `opened`); for
+ `MIMEBASE_OPENED_STATED`, `*part` (when `part` is not NULL) is set to the part identifier
+ of the text or HTML part that states the password, and to "none" otherwise.
+ `MIMEBASE_OPENED_NONE` for an entity that is no encrypted file that was opened, an `index`
+ not below `mimebase_report_entity_count`, or a NULL `report`. The string belongs to the
+ report and is valid until `mimebase_report_free`.
 
  A function of its own rather than a field of `mimebase_entity`, whose layout cannot change
- within the SONAME.
+ within the SONAME; it returns a number and writes its string through a pointer, so that
+ foreign function interfaces that cannot take a struct by value (Perl's FFI::Platypus) can
+ call it.
 
  # Safety
 
  `report` is NULL or a live pointer from `mimebase_analyze`; `part` is NULL or points to a
  writable `mimebase_str`.
  */
-mimebase_str mimebase_report_entity_opened(const mimebase_report *report,
-                                           size_t index,
-                                           mimebase_str *part);
+mimebase_opened mimebase_report_entity_opened(const mimebase_report *report,
+                                              size_t index,
+                                              mimebase_str *part);
 
 /*
  Fills `*out` with the summary of entity `index` (0-based, as for `mimebase_report_entity`)

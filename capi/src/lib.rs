@@ -89,8 +89,9 @@ pub use options::{
     mimebase_options_set,
 };
 pub use report::{
-    mimebase_analyze, mimebase_entity, mimebase_report, mimebase_report_complete,
-    mimebase_report_entity, mimebase_report_entity_count, mimebase_report_free,
+    mimebase_analyze, mimebase_entity, mimebase_opened, mimebase_report, mimebase_report_complete,
+    mimebase_report_entity, mimebase_report_entity_count, mimebase_report_entity_opened,
+    mimebase_report_free,
     mimebase_report_json, mimebase_report_summary, mimebase_report_url, mimebase_report_url_count,
     mimebase_report_url_ignored, mimebase_summary, mimebase_url,
 };

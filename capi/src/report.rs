@@ -654,16 +654,34 @@ pub unsafe extern "C" fn mimebase_report_url_ignored(
     })
 }
 
+/// How an encrypted file of a message was opened (the JSON record's `opened`): the value of
+/// `mimebase_report_entity_opened`. The numbers are part of the ABI.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum mimebase_opened {
+    /// Not an encrypted file that was opened: no encrypted file, one that stayed closed (a
+    /// diagnostic says so), or no such entity.
+    MIMEBASE_OPENED_NONE = 0,
+    /// An encrypted file opened with the empty password.
+    MIMEBASE_OPENED_EMPTY = 1,
+    /// An encrypted file opened with a password that the message itself states in a text or
+    /// HTML part.
+    MIMEBASE_OPENED_STATED = 2,
+}
+
 /// How entity `index` (0-based, as for `mimebase_report_entity`) of `report`, an encrypted
-/// file (a PDF, a ZIP archive), was opened (the JSON record's `opened`): `empty` (with the
-/// empty password) or `stated` (with a password the message itself states in a text or HTML
-/// part, which `*part`, when `part` is not NULL, is set to: its part identifier). "None" for an
-/// entity that is no encrypted file, one that stayed closed (a diagnostic says so), an `index`
-/// not below `mimebase_report_entity_count`, or a NULL `report`; `*part` is then "none" too.
-/// The strings belong to the report and are valid until `mimebase_report_free`.
+/// file (a PDF, a ZIP archive), was opened (the JSON record's `opened`); for
+/// `MIMEBASE_OPENED_STATED`, `*part` (when `part` is not NULL) is set to the part identifier
+/// of the text or HTML part that states the password, and to "none" otherwise.
+/// `MIMEBASE_OPENED_NONE` for an entity that is no encrypted file that was opened, an `index`
+/// not below `mimebase_report_entity_count`, or a NULL `report`. The string belongs to the
+/// report and is valid until `mimebase_report_free`.
 ///
 /// A function of its own rather than a field of `mimebase_entity`, whose layout cannot change
-/// within the SONAME.
+/// within the SONAME; it returns a number and writes its string through a pointer, so that
+/// foreign function interfaces that cannot take a struct by value (Perl's FFI::Platypus) can
+/// call it.
 ///
 /// # Safety
 ///
@@ -674,17 +692,21 @@ pub unsafe extern "C" fn mimebase_report_entity_opened(
     report: *const mimebase_report,
     index: usize,
     part: *mut mimebase_str,
-) -> mimebase_str {
-    boundary_any(mimebase_str::NONE, || {
+) -> mimebase_opened {
+    boundary_any(mimebase_opened::MIMEBASE_OPENED_NONE, || {
         // SAFETY: by this function's contract `report` is NULL or live until it is freed,
-        // which is as long as the strings may be used.
+        // which is as long as the string may be used.
         let opened = unsafe { borrow(report) }.and_then(|report| report.opened(index));
         if !part.is_null() {
             let stating = opened.and_then(|(_, part)| part);
             // SAFETY: `part` is not NULL and, by this function's contract, writable.
             unsafe { part.write(mimebase_str::of_option(stating)) };
         }
-        mimebase_str::of_option(opened.map(|(how, _)| how))
+        match opened {
+            None => mimebase_opened::MIMEBASE_OPENED_NONE,
+            Some((_, None)) => mimebase_opened::MIMEBASE_OPENED_EMPTY,
+            Some((_, Some(_))) => mimebase_opened::MIMEBASE_OPENED_STATED,
+        }
     })
 }
 

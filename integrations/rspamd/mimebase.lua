@@ -53,6 +53,8 @@ local settings = {
   max_urls = 10240,
   symbol_check = 'MIMEBASE_CHECK',
   symbol_base_decided = 'MIMEBASE_BASE_DECIDED',
+  symbol_attachment_link = 'MIMEBASE_ATTACHMENT_LINK',
+  symbol_encrypted_opened = 'MIMEBASE_ENCRYPTED_OPENED',
   symbol_incomplete = 'MIMEBASE_INCOMPLETE',
   symbol_fail = 'MIMEBASE_FAIL',
 }
@@ -110,10 +112,21 @@ void mimebase_report_free(mimebase_report *report);
 int mimebase_report_complete(const mimebase_report *report);
 size_t mimebase_report_url_count(const mimebase_report *report);
 mimebase_status mimebase_report_url(const mimebase_report *report, size_t index, mimebase_url *out);
+typedef enum {
+    MIMEBASE_OPENED_NONE = 0,
+    MIMEBASE_OPENED_EMPTY = 1,
+    MIMEBASE_OPENED_STATED = 2,
+} mimebase_opened;
+size_t mimebase_report_entity_count(const mimebase_report *report);
+mimebase_opened mimebase_report_entity_opened(const mimebase_report *report,
+                                              size_t index,
+                                              mimebase_str *part);
 ]]
 
 -- mimebase_status
 local MIMEBASE_OK = 0
+-- mimebase_opened
+local MIMEBASE_OPENED_STATED = 2
 local status_names = {
   [1] = 'null pointer',
   [2] = 'invalid argument',
@@ -169,7 +182,10 @@ local function load_library()
   return true
 end
 
--- The URLs of the task, by their text, to tell which of mimebase's rspamd already has.
+-- The URLs of the task, by their text, to tell which of mimebase's rspamd already has: true
+-- for an ordinary one, 'content' for one rspamd's own readers of attachments found (its PDF
+-- reader), which carry the `content` flag and which rspamd keeps out of `task:get_urls()`, so
+-- that multimap, the RBL/SURBL rules and the phishing module do not see them.
 local function known_urls(task)
   local known = {}
   local urls = task:get_urls({
@@ -177,9 +193,24 @@ local function known_urls(task)
     flags = { 'image', 'content' },
   }) or {}
   for _, u in ipairs(urls) do
-    known[u:get_text()] = true
+    local flags = u:get_flags() or {}
+    local text = u:get_text()
+    if flags.content then
+      known[text] = known[text] or 'content'
+    else
+      known[text] = true
+    end
   end
   return known
+end
+
+-- True for a link found inside a file a reader opens: its source names the file's kind
+-- (`pdf:annot/URI`, `calendar:ATTACH`, `shortcut:URL`, `office:relationship`), or it was found
+-- in a member of an archive (its part is `2!/page.html`).
+local function from_file(source, part)
+  return (source and (source:match('^pdf:') or source:match('^calendar:')
+      or source:match('^shortcut:') or source:match('^office:')))
+      or (part and part:find('!/', 1, true))
 end
 
 -- Reads the report: adds the links rspamd lacks, inserts the informational symbols.
@@ -194,6 +225,7 @@ local function use_report(task, report)
   local known -- made on the first URL worth adding
   local pool = task:get_mempool()
   local injected, decided_hosts, seen_decided = 0, {}, {}
+  local file_hosts, seen_file = {}, {}
 
   for i = 0, count - 1 do
     if injected >= settings.max_urls then
@@ -209,24 +241,44 @@ local function use_report(task, report)
           known = known_urls(task)
         end
         local decided = record.base_decided ~= 0
+        -- A link inside a file is added even when rspamd's own reader of that file found it:
+        -- rspamd keeps those out of the rules' sight (the `content` flag).
+        local in_file = from_file(str(record.source), str(record.part))
         -- Most links are rspamd's own, written as rspamd writes them: those are passed over
         -- without parsing them again (the costly step). The rest are parsed, and compared in
         -- rspamd's normal form.
-        if decided or not known[resolved] then
+        if decided or in_file or known[resolved] ~= true then
           local flags = nil
           if record.is_image ~= 0 then
             flags = { 'image' }
           end
           local u = rspamd_url.create(pool, resolved, flags)
+          if u and known[u:get_text()] == 'content' then
+            -- rspamd keeps one URL per string, and inject_url leaves the copy already there:
+            -- the one rspamd's own reader of the file made, with the `content` flag that the
+            -- rules do not read. The same link with its fragment cut, or an empty one added,
+            -- is another string to rspamd and the same resource to the reader (RFC 3986 §3.5:
+            -- a fragment is not sent to the server), so that form is added instead.
+            local at = resolved:find('#', 1, true)
+            local other = at and resolved:sub(1, at - 1) or (resolved .. '#')
+            u = rspamd_url.create(pool, other, flags) or u
+          end
           if u then
             local text = u:get_text()
-            if not known[text] then
+            if known[text] ~= true then
               known[text] = true
               known[resolved] = true
               task:inject_url(u)
               injected = injected + 1
               lua_util.debugm(N, task, 'added %s (%s, base %s from %s)', text,
                   str(record.source), str(record.base), str(record.base_source))
+            end
+            if in_file then
+              local host = u:get_host()
+              if host and not seen_file[host] then
+                seen_file[host] = true
+                file_hosts[#file_hosts + 1] = host
+              end
             end
             if decided then
               local host = u:get_host()
@@ -243,6 +295,23 @@ local function use_report(task, report)
 
   if #decided_hosts > 0 then
     task:insert_result(settings.symbol_base_decided, 1.0, decided_hosts)
+  end
+  if #file_hosts > 0 then
+    task:insert_result(settings.symbol_attachment_link, 1.0, file_hosts)
+  end
+
+  -- Encrypted files that a password the message states opened: the sender wrote the password
+  -- beside the file, which is how a file is hidden from filters that cannot open it.
+  local entities = tonumber(lib.mimebase_report_entity_count(report))
+  local part = ffi.new('mimebase_str')
+  local stated = {}
+  for i = 0, entities - 1 do
+    if tonumber(lib.mimebase_report_entity_opened(report, i, part)) == MIMEBASE_OPENED_STATED then
+      stated[#stated + 1] = str(part)
+    end
+  end
+  if #stated > 0 then
+    task:insert_result(settings.symbol_encrypted_opened, 1.0, stated)
   end
 end
 
@@ -316,6 +385,10 @@ local id = rspamd_config:register_symbol({
 local inserted = {
   { settings.symbol_base_decided, 'A link whose target a base decided (Content-Base, '
       .. 'Content-Location, Base:, <base>, inherited): informational' },
+  { settings.symbol_attachment_link, 'A link inside a file a reader opens (PDF, calendar, '
+      .. 'shortcut, office document, archive member): informational' },
+  { settings.symbol_encrypted_opened, 'An encrypted attachment opened with a password the '
+      .. 'message itself states: informational' },
   { settings.symbol_incomplete, 'mimebase stopped at one of its limits: some links may be missing' },
   { settings.symbol_fail, 'mimebase did not analyse the message (too large, or an error): '
       .. 'scanned without it' },

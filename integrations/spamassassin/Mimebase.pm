@@ -22,6 +22,14 @@ Mail::SpamAssassin::Plugin::Mimebase - resolve every link against its base, as a
     body     MIMEBASE_BASE_DECIDED  eval:mimebase_base_decided()
     describe MIMEBASE_BASE_DECIDED  A link's target was decided by a base
     score    MIMEBASE_BASE_DECIDED  0.001
+
+    body     MIMEBASE_ATTACHMENT_LINK  eval:mimebase_attachment_link()
+    describe MIMEBASE_ATTACHMENT_LINK  A link inside a file the reader opens (PDF, calendar, ...)
+    score    MIMEBASE_ATTACHMENT_LINK  0.001
+
+    body     MIMEBASE_ENCRYPTED_OPENED  eval:mimebase_encrypted_opened()
+    describe MIMEBASE_ENCRYPTED_OPENED  An encrypted attachment opened with a password the message states
+    score    MIMEBASE_ENCRYPTED_OPENED  0.001
   endif
 
 =head1 DESCRIPTION
@@ -38,7 +46,10 @@ C<blocklist_uri_host>, C<uri> rules and the URIBL lookups of URIDNSBL never see 
 
 This plugin hands the whole message to libmimebase, the C library of mimebase, which finds the
 effective base of every part and every URL a reader can reach (HTML and SVG attributes, CSS,
-plain-text links as mail clients make them, URL-bearing header fields), resolves each one as a
+plain-text links as mail clients make them, URL-bearing header fields, and the links inside the
+files a reader opens: PDF files, encrypted ones too when the message states their password,
+calendar invitations, shortcut files, office documents, the members of ZIP archives), resolves
+each one as a
 reader's client does (the URL Standard by default), and adds every resolved URL to the
 message's URI list with C<add_uri_detail_list>, as SpamAssassin's own PDFInfo plugin adds the
 links it finds in PDF files. It does so in the C<parsed_metadata> callback, before any plugin
@@ -49,7 +60,9 @@ itself.
 Each URL is added with the types SpamAssassin's HTML parser gives (the element's name: C<a>,
 C<img>, C<form>, ...; C<parsed> for a link made of plain text; C<img> also for every image
 source), plus the type C<mimebase>, so that a C<uri_detail> rule (URIDetail plugin) can tell
-them apart.
+them apart. A link inside a file also has the type C<a> (a reader clicks it) and the file's
+kind: C<pdf> (the type PDFInfo gives the links it finds), C<calendar>, C<shortcut>, C<office>,
+and C<archive> for a link of a member of a ZIP archive.
 
 The library is called through L<FFI::Platypus> (Debian and Ubuntu: C<libffi-platypus-perl>),
 loaded once per process, in spamd's parent before it forks its children. It works under
@@ -102,6 +115,21 @@ base, and the reference alone does not give the same URL (a relative reference s
 C<claim.html>, a scheme-relative one such as C<//host/x>). Informational: legitimate
 newsletters use bases too. The report names the first such URL. C<mimebase.cf> defines
 C<MIMEBASE_BASE_DECIDED> with it, scored 0.001.
+
+=item eval:mimebase_attachment_link()
+
+True when at least one link was found inside a file a reader opens: a PDF, a calendar
+invitation, a shortcut file, an office document, or a member of a ZIP archive. Informational:
+invoices carry links too. The report names the first such URL. C<mimebase.cf> defines
+C<MIMEBASE_ATTACHMENT_LINK> with it, scored 0.001.
+
+=item eval:mimebase_encrypted_opened()
+
+True when an encrypted attachment (a PDF, a ZIP archive) was opened with a password that the
+message itself states in a text or HTML part ("Password: 4821"): a sender who encrypts a file
+and writes the password beside it wants a filter blind to what the reader sees. The report
+names the part that states it. C<mimebase.cf> defines C<MIMEBASE_ENCRYPTED_OPENED> with it,
+scored 0.001.
 
 =item eval:mimebase_incomplete()
 
@@ -162,6 +190,8 @@ sub new {
   $self->set_config($mailsa->{conf});
   $self->register_eval_rule('mimebase_base_decided', $Mail::SpamAssassin::Conf::TYPE_BODY_EVALS);
   $self->register_eval_rule('mimebase_incomplete', $Mail::SpamAssassin::Conf::TYPE_BODY_EVALS);
+  $self->register_eval_rule('mimebase_attachment_link', $Mail::SpamAssassin::Conf::TYPE_BODY_EVALS);
+  $self->register_eval_rule('mimebase_encrypted_opened', $Mail::SpamAssassin::Conf::TYPE_BODY_EVALS);
 
   # Before every plugin and rule that reads the URI list (PerMsgStatus recommends -10 for a
   # plugin that calls add_uri_detail_list): URIDNSBL, HashBL, DecodeShortURLs read it later,
@@ -253,6 +283,7 @@ sub _load {
       or die FFI::Platypus::DL::dlerror() . "\n";
     my $ffi = FFI::Platypus->new(api => 2, lib => [$path]);
     my ($url_template, $url_size) = _url_layout($ffi);
+    my $str_size = 2 * $ffi->sizeof('size_t');
     my %signatures = (
       mimebase_version          => [[] => 'string'],
       mimebase_options_new      => [[] => 'opaque'],
@@ -262,6 +293,8 @@ sub _load {
       mimebase_report_complete  => [['opaque'] => 'int'],
       mimebase_report_url_count => [['opaque'] => 'size_t'],
       mimebase_report_url       => [['opaque', 'size_t', "record($url_size)*"] => 'int'],
+      mimebase_report_entity_count => [['opaque'] => 'size_t'],
+      mimebase_report_entity_opened => [['opaque', 'size_t', "record($str_size)*"] => 'int'],
     );
     my %functions;
     foreach my $name (sort keys %signatures) {
@@ -271,7 +304,7 @@ sub _load {
     my $version = $functions{version}->call();
     {
       functions => \%functions, version => $version, options => {},
-      url_template => $url_template, url_size => $url_size,
+      url_template => $url_template, url_size => $url_size, str_size => $str_size,
     };
   };
   if (!$library) {
@@ -354,7 +387,7 @@ sub parsed_metadata {
 sub _add_urls {
   my ($self, $pms) = @_;
   my $conf = $pms->{conf};
-  $pms->{mimebase} = { base_decided => [], complete => 1 };
+  $pms->{mimebase} = { base_decided => [], in_files => [], stated => [], complete => 1 };
 
   my $library = _library($conf->{mimebase_library});
   if (!$library) {
@@ -398,10 +431,20 @@ sub _add_urls {
       push(@urls, {
         resolved => $resolved,
         source => _string(@{$strings{source}}) // '',
+        part => _string(@{$strings{part}}) // '',
         base_source => _string(@{$strings{base_source}}),
         base_decided => $base_decided,
         is_image => $is_image,
       });
+    }
+    # The encrypted files opened with a password the message states (MIMEBASE_OPENED_STATED,
+    # 2), by the part stating it.
+    my $entities = $f->{report_entity_count}->call($report);
+    my $word = $library->{str_size} == 16 ? 'Q' : 'L';
+    for (my $index = 0; $index < $entities; $index++) {
+      my $part = "\0" x $library->{str_size};
+      next unless $f->{report_entity_opened}->call($report, $index, $part) == 2;
+      push(@{$pms->{mimebase}->{stated}}, _string(unpack("${word}2", $part)) // '');
     }
     1;
   };
@@ -417,10 +460,24 @@ sub _add_urls {
     $uri = substr($uri, 0, MAX_URI_LENGTH) if length($uri) > MAX_URI_LENGTH;
     my %types = (mimebase => 1);
     local $1;
-    if ($url->{source} =~ /^(?:html|svg):([A-Za-z][A-Za-z0-9]*)\@/) {
+    my $in_file = 0;
+    if ($url->{source} =~ /^(pdf|calendar|shortcut|office):/) {
+      # A link inside a file: clicked as a link, and of the file's kind (PDFInfo's type `pdf`).
+      @types{'a', $1} = (1, 1);
+      $in_file = 1;
+    } elsif ($url->{source} =~ /^(?:html|svg):([A-Za-z][A-Za-z0-9]*)\@/) {
       $types{lc $1} = 1;
     } elsif ($url->{source} eq 'text') {
       $types{parsed} = 1;
+    }
+    # A link of a member of a ZIP archive (part `2!/page.html`).
+    if (index($url->{part}, '!/') >= 0) {
+      $types{archive} = 1;
+      $in_file = 1;
+    }
+    if ($in_file) {
+      push(@{$pms->{mimebase}->{in_files}}, $uri);
+      dbg("mimebase: link inside a file: %s (%s, part %s)", $uri, $url->{source}, $url->{part});
     }
     $types{img} = 1 if $url->{is_image};
     if ($url->{base_decided}) {
@@ -443,6 +500,22 @@ sub mimebase_base_decided {
   my $decided = $pms->{mimebase} ? $pms->{mimebase}->{base_decided} : undef;
   return 0 unless $decided && @$decided;
   $pms->test_log("URI: $decided->[0]");
+  return 1;
+}
+
+sub mimebase_attachment_link {
+  my ($self, $pms) = @_;
+  my $found = $pms->{mimebase} ? $pms->{mimebase}->{in_files} : undef;
+  return 0 unless $found && @$found;
+  $pms->test_log("URI: $found->[0]");
+  return 1;
+}
+
+sub mimebase_encrypted_opened {
+  my ($self, $pms) = @_;
+  my $stated = $pms->{mimebase} ? $pms->{mimebase}->{stated} : undef;
+  return 0 unless $stated && @$stated;
+  $pms->test_log("password stated in part $stated->[0]");
   return 1;
 }
 

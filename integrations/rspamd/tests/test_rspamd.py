@@ -19,7 +19,18 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import FILTER_MESSAGES, HEADER_DIR, MESSAGES, SKIP, STOCK_CATCHES, TESTS, corpus_or_skip, record
+from conftest import (
+    FILE_MESSAGES,
+    FILTER_MESSAGES,
+    HEADER_DIR,
+    MESSAGES,
+    SKIP,
+    STOCK_CATCHES,
+    STOCK_CATCHES_FILES,
+    TESTS,
+    corpus_or_skip,
+    record,
+)
 from rspamd_daemon import BAD_HOST_SYMBOL, BAD_URL_SYMBOL, symbol_options
 
 pytestmark = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
@@ -31,7 +42,9 @@ CLEAN = next(m for m in FILTER_MESSAGES if m.bad_host is None)
 SYMBOL_DECIDED = "MIMEBASE_BASE_DECIDED"
 SYMBOL_INCOMPLETE = "MIMEBASE_INCOMPLETE"
 SYMBOL_FAIL = "MIMEBASE_FAIL"
-MODULE_SYMBOLS = (SYMBOL_DECIDED, SYMBOL_INCOMPLETE, SYMBOL_FAIL)
+SYMBOL_FILE = "MIMEBASE_ATTACHMENT_LINK"
+SYMBOL_OPENED = "MIMEBASE_ENCRYPTED_OPENED"
+MODULE_SYMBOLS = (SYMBOL_DECIDED, SYMBOL_INCOMPLETE, SYMBOL_FAIL, SYMBOL_FILE, SYMBOL_OPENED)
 
 
 def by_name(name):
@@ -76,6 +89,38 @@ def test_stock_and_with_module(stock, with_plugin, message):
     assert symbol_options(found, SYMBOL_DECIDED) == [message.bad_host], found["symbols"]
     assert symbol_options(found, SYMBOL_FAIL) is None
     assert symbol_options(found, SYMBOL_INCOMPLETE) is None
+
+
+@pytest.mark.parametrize("message", FILE_MESSAGES, ids=[m.name for m in FILE_MESSAGES])
+def test_links_inside_files_stock_and_with_module(stock, with_plugin, message):
+    """Stock rspamd misses the bad host hidden in the attachment (``STOCK_CATCHES_FILES``, as
+    measured); with the module it is caught by the multimap, and named by the module's symbol
+    of links inside files. The encrypted PDF is opened with the password its text states, which
+    the module's other symbol names (the part that states it)."""
+    plain = stock.scan(message.data)
+    found = with_plugin.scan(message.data)
+    record(message, "stock", caught(plain, message.bad_host))
+    record(message, "module", caught(found, message.bad_host))
+
+    if message.name in STOCK_CATCHES_FILES:
+        assert symbol_options(plain, BAD_HOST_SYMBOL) == [message.bad_host], plain["symbols"]
+    else:
+        assert symbol_options(plain, BAD_HOST_SYMBOL) is None, (
+            f"stock rspamd now catches {message.name}: update STOCK_CATCHES_FILES in conftest.py",
+            plain["symbols"],
+        )
+
+    assert symbol_options(found, BAD_HOST_SYMBOL) == [message.bad_host], (message.name, found["symbols"])
+    assert found["action"] == "reject", found
+    assert symbol_options(found, SYMBOL_FILE) == [message.bad_host], found["symbols"]
+    assert found["symbols"][SYMBOL_FILE]["score"] == 0.0
+    assert symbol_options(found, SYMBOL_DECIDED) is None
+    assert symbol_options(found, SYMBOL_FAIL) is None
+    assert symbol_options(found, SYMBOL_INCOMPLETE) is None
+    if message.name == "pdf-encrypted":
+        assert symbol_options(found, SYMBOL_OPENED) == ["1"], found["symbols"]
+    else:
+        assert symbol_options(found, SYMBOL_OPENED) is None
 
 
 def test_clean_message_is_not_flagged(stock, with_plugin):
