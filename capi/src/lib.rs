@@ -91,9 +91,8 @@ pub use options::{
 pub use report::{
     mimebase_analyze, mimebase_entity, mimebase_opened, mimebase_report, mimebase_report_complete,
     mimebase_report_entity, mimebase_report_entity_count, mimebase_report_entity_opened,
-    mimebase_report_free,
-    mimebase_report_json, mimebase_report_summary, mimebase_report_url, mimebase_report_url_count,
-    mimebase_report_url_ignored, mimebase_summary, mimebase_url,
+    mimebase_report_free, mimebase_report_json, mimebase_report_summary, mimebase_report_url,
+    mimebase_report_url_count, mimebase_report_url_ignored, mimebase_summary, mimebase_url,
 };
 
 /// What a function that can fail returns. The numbers are part of the ABI: they never change,

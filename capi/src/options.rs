@@ -278,7 +278,7 @@ mod tests {
                 "resolver" => "whatwg",
                 "profile" => "mhtml",
                 "retrieval_url" => "http://example.com/",
-                "text_links" => "false",
+                "text_links" | "file_links" => "false",
                 _ => "7",
             };
             assert_eq!(options.set(name, value), Ok(()), "{name}");
@@ -287,6 +287,9 @@ mod tests {
         assert_eq!(options.options.profile(), Profile::Mhtml);
         assert_eq!(options.options.retrieval_url(), Some("http://example.com/"));
         assert!(!options.options.text_links());
+        assert!(!options.options.file_links());
+        assert_eq!(options.options.max_file_bytes(), 7);
+        assert_eq!(options.options.max_passwords(), 7);
         assert_eq!(options.max_message_bytes, 7);
         assert_eq!(options.options.max_entities(), Some(7));
         options.set("retrieval_url", "").unwrap();

@@ -291,7 +291,8 @@ fn url_fields(url: &Value) -> Vec<Value> {
 
 /// The entity records as `dump` prints them, from the JSON record, with the summary of a
 /// message entity (`summary`: the report's for the root, the record's own for an encapsulated
-/// message; four nulls for a body part).
+/// message; four nulls for a body part), and how an encrypted file was opened (the numbers of
+/// `mimebase_opened`, and the part stating the password).
 fn entity_fields(entity: &Value, summary: Option<&Value>) -> Vec<Value> {
     let document = entity.get("document");
     let said = |key: &str| summary.map_or(Value::Null, |summary| summary[key].clone());
@@ -313,6 +314,12 @@ fn entity_fields(entity: &Value, summary: Option<&Value>) -> Vec<Value> {
         said("from"),
         said("date"),
         said("message_id"),
+        Value::from(match entity["opened"]["with"].as_str() {
+            None => 0,
+            Some("empty") => 1,
+            Some(_) => 2,
+        }),
+        entity["opened"]["part"].clone(),
     ]
 }
 
@@ -561,6 +568,25 @@ fn the_corpus_matches_scan() {
         &["resolver=whatwg"],
         &["--resolver", "whatwg"],
     );
+}
+
+#[test]
+fn the_files_a_reader_opens_match_scan() {
+    // The filters' messages with their links inside files, one of them an encrypted PDF that
+    // the password its text states opens.
+    let files = files_in(&crate_dir().join("../tests/data/filters/files"), |path| {
+        path.extension().is_some_and(|e| e == "eml")
+    });
+    assert_eq!(files.len(), 6);
+    let records = dump_matches_scan(&files, &[], &[]);
+    // The C records' entities: [..., opened, stating part] at their end.
+    let stated: Vec<&Value> = records
+        .iter()
+        .flat_map(|record| record["entities"].as_array().unwrap())
+        .filter(|entity| entity[15] == Value::from(2))
+        .map(|entity| &entity[16])
+        .collect();
+    assert_eq!(stated, [&Value::from("1")]);
 }
 
 #[test]

@@ -466,21 +466,24 @@ pub(crate) fn lowercase_message(message: &str) -> String {
 /// 64 rounds of SHA-2 for revision 6). Never panics on any input: lopdf runs on a thread of
 /// its own with [`READER_STACK_BYTES`] of stack, and a panic inside it becomes a
 /// [`ProblemKind::Broken`] problem.
+///
+/// The thread gets a copy of the file rather than a borrow: a scoped thread would make the
+/// standard library give the calling thread a handle of its own, kept for that thread's life,
+/// which a C program calling the library (a filter daemon's thread) sees as memory lost.
 pub(crate) fn read(bytes: &[u8], passwords: &[String], limits: &Limits) -> Reading {
-    let outcome = std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("mimebase-pdf".to_owned())
-            .stack_size(READER_STACK_BYTES)
-            .spawn_scoped(scope, || read_here(bytes, passwords, limits));
-        match worker {
-            Ok(handle) => handle
-                .join()
-                .map_err(|payload| format!("reading failed: {}", panic_message(&*payload))),
-            Err(error) => Err(format!(
-                "cannot start the thread that reads the file: {error}"
-            )),
-        }
-    });
+    let (bytes, passwords, limits) = (bytes.to_vec(), passwords.to_vec(), limits.clone());
+    let worker = std::thread::Builder::new()
+        .name("mimebase-pdf".to_owned())
+        .stack_size(READER_STACK_BYTES)
+        .spawn(move || read_here(&bytes, &passwords, &limits));
+    let outcome = match worker {
+        Ok(handle) => handle
+            .join()
+            .map_err(|payload| format!("reading failed: {}", panic_message(&*payload))),
+        Err(error) => Err(format!(
+            "cannot start the thread that reads the file: {error}"
+        )),
+    };
     outcome.unwrap_or_else(|message| {
         let mut reading = Reading::empty();
         reading.push_problem(Problem::new(ProblemKind::Broken, message));

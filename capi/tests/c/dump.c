@@ -23,7 +23,8 @@ static void print_url(FILE *out, const mimebase_url *url, mimebase_str ignored) 
 }
 
 static void print_entity(FILE *out, const mimebase_entity *entity,
-                         const mimebase_summary *summary) {
+                         const mimebase_summary *summary, mimebase_opened opened,
+                         mimebase_str stating) {
     const mimebase_str fields[] = {entity->part, entity->kind, entity->parent,
                                    entity->content_type, entity->base, entity->base_source,
                                    entity->header_base, entity->header_base_source,
@@ -40,6 +41,8 @@ static void print_entity(FILE *out, const mimebase_entity *entity,
         fputc(',', out);
         print_json_string(out, said[i]);
     }
+    fprintf(out, ",%d,", (int)opened);
+    print_json_string(out, stating);
     fputc(']', out);
 }
 
@@ -89,10 +92,21 @@ static void dump(const char *path, const mimebase_options *options) {
         CHECK(said == (str_eq(entity.kind, "message") ? MIMEBASE_OK : MIMEBASE_ERROR_INVALID));
         if (said != MIMEBASE_OK)
             CHECK(is_none(summary.subject) && is_none(summary.message_id));
+        /* How an encrypted file was opened; the part stating the password only when stated. */
+        mimebase_str stating = {"x", 1};
+        mimebase_opened opened = mimebase_report_entity_opened(report, i, &stating);
+        CHECK(opened == MIMEBASE_OPENED_NONE || opened == MIMEBASE_OPENED_EMPTY ||
+              opened == MIMEBASE_OPENED_STATED);
+        CHECK(is_none(stating) == (opened != MIMEBASE_OPENED_STATED));
         if (i > 0)
             putchar(',');
-        print_entity(stdout, &entity, &summary);
+        print_entity(stdout, &entity, &summary, opened, stating);
     }
+    /* Past the last entity: none, and the part "none" too. */
+    mimebase_str past = {"x", 1};
+    CHECK(mimebase_report_entity_opened(report, entities, &past) == MIMEBASE_OPENED_NONE);
+    CHECK(is_none(past));
+    CHECK(mimebase_report_entity_opened(report, 0, NULL) == mimebase_report_entity_opened(report, 0, &past));
     printf("],\"urls\":[");
     size_t urls = mimebase_report_url_count(report);
     for (size_t i = 0; i < urls; i++) {
