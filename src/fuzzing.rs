@@ -461,16 +461,28 @@ pub fn stated_passwords(text: &str, max: usize) -> Vec<String> {
     crate::password::stated(text, max)
 }
 
-/// What the PDF reader found: how it was opened (`None`: not encrypted or closed; `Some(i)`:
-/// by password `i`, the empty password being `usize::MAX`), each link's target and page, the
-/// bytes of text kept, and the number of problems.
+/// What the PDF reader found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfRead {
+    /// How it was opened: `None` when not encrypted or closed; `Some(i)` by password `i`, the
+    /// empty password being `usize::MAX`.
+    pub opened: Option<usize>,
+    /// Each link's target and page.
+    pub links: Vec<(String, Option<u32>)>,
+    /// The bytes of page text kept.
+    pub text_bytes: usize,
+    /// The number of problems.
+    pub problems: usize,
+}
+
+/// Reads the PDF file `bytes` within the limits given (and 10 000 objects).
 pub fn pdf_read(
     bytes: &[u8],
     passwords: &[String],
     max_decompressed_bytes: usize,
     max_text_bytes: usize,
     max_links: usize,
-) -> (Option<usize>, Vec<(String, Option<u32>)>, usize, usize) {
+) -> PdfRead {
     let limits = crate::pdf::Limits {
         max_decompressed_bytes,
         max_objects: 10_000,
@@ -483,14 +495,14 @@ pub fn pdf_read(
         crate::pdf::Opened::EmptyPassword => Some(usize::MAX),
         crate::pdf::Opened::NotEncrypted | crate::pdf::Opened::Closed => None,
     };
-    (
+    PdfRead {
         opened,
-        reading
+        links: reading
             .links
             .into_iter()
             .map(|link| (link.target, link.page))
             .collect(),
-        reading.pages.iter().map(|page| page.text.len()).sum(),
-        reading.problems.len(),
-    )
+        text_bytes: reading.pages.iter().map(|page| page.text.len()).sum(),
+        problems: reading.problems.len(),
+    }
 }

@@ -583,7 +583,7 @@ fn the_files_a_reader_opens_match_scan() {
     let stated: Vec<&Value> = records
         .iter()
         .flat_map(|record| record["entities"].as_array().unwrap())
-        .filter(|entity| entity[15] == Value::from(2))
+        .filter(|entity| entity[15] == 2)
         .map(|entity| &entity[16])
         .collect();
     assert_eq!(stated, [&Value::from("1")]);

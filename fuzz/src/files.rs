@@ -103,22 +103,29 @@ pub fn check_pdf(data: &[u8]) {
     let max_decompressed = 1usize << (10 + selector % 12);
     let max_text = 1usize << (6 + selector % 8);
     let max_links = 1 + usize::from(selector / 8);
-    let (_, links, text, _) = fuzzing::pdf_read(rest, &[], max_decompressed, max_text, max_links);
-    assert!(links.len() <= max_links, "{} links", links.len());
-    assert!(text <= max_text, "{text} bytes of text");
-    assert!(links.iter().all(|(_, page)| page.is_none_or(|p| p >= 1)));
+    let read = fuzzing::pdf_read(rest, &[], max_decompressed, max_text, max_links);
+    assert!(read.links.len() <= max_links, "{} links", read.links.len());
+    assert!(
+        read.text_bytes <= max_text,
+        "{} bytes of text",
+        read.text_bytes
+    );
+    assert!(
+        read.links
+            .iter()
+            .all(|(_, page)| page.is_none_or(|p| p >= 1))
+    );
 }
 
 /// The PDF reader's decryption: the password that opened a file is one of those given, and a
 /// file opened by one is read as a file opened by that one alone.
 pub fn check_pdf_decryption(data: &[u8]) {
     let passwords = ["nope".to_owned(), "secret123".to_owned(), "123".to_owned()];
-    let (opened, links, _, _) = fuzzing::pdf_read(data, &passwords, 1 << 20, 1 << 16, 64);
-    if let Some(i) = opened.filter(|&i| i != usize::MAX) {
+    let read = fuzzing::pdf_read(data, &passwords, 1 << 20, 1 << 16, 64);
+    if let Some(i) = read.opened.filter(|&i| i != usize::MAX) {
         let password = passwords.get(i).expect("one of those given").clone();
-        let (alone, alone_links, _, _) =
-            fuzzing::pdf_read(data, &[password], 1 << 20, 1 << 16, 64);
-        assert_eq!(alone, Some(0));
-        assert_eq!(alone_links, links);
+        let alone = fuzzing::pdf_read(data, &[password], 1 << 20, 1 << 16, 64);
+        assert_eq!(alone.opened, Some(0));
+        assert_eq!(alone.links, read.links);
     }
 }
