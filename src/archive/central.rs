@@ -97,7 +97,10 @@ fn open_and_read(
         Some(password) => archive.by_index_decrypt(index, password),
     };
     match file {
-        Ok(file) => Attempt::Read(read_bounded(file, limit)),
+        Ok(file) => {
+            let declared = file.size();
+            Attempt::Read(read_bounded(file, declared, limit))
+        }
         Err(ZipError::InvalidPassword) => Attempt::WrongPassword,
         Err(error) => Attempt::Failed(error),
     }

@@ -38,8 +38,10 @@ pub(super) enum Attempt {
 /// A member's bytes read through a bound.
 #[derive(Debug)]
 pub(super) struct Bounded {
-    /// The bytes decompressed (all of them, or those before the bound or the error).
+    /// The bytes decompressed (all of them, or those before the error; none past the bound).
     pub bytes: Vec<u8>,
+    /// How many bytes were decompressed, those dropped past the bound included.
+    pub read: usize,
     /// How the read ended.
     pub end: End,
 }
@@ -56,18 +58,48 @@ pub(super) enum End {
     Failed(io::Error),
 }
 
-/// Reads `reader` to its end, or to `limit + 1` bytes, whichever comes first: the bound
-/// reads one byte more than is allowed, so that a member of exactly `limit` bytes is told
-/// from a larger one without trusting any declared size.
-pub(super) fn read_bounded(reader: impl Read, limit: usize) -> Bounded {
-    let mut bytes = Vec::new();
-    let bound = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    let end = match reader.take(bound).read_to_end(&mut bytes) {
-        Ok(_) if bytes.len() > limit => End::TooLarge,
-        Ok(_) => End::Complete,
-        Err(error) => End::Failed(error),
+/// Reads `reader` to its end, or to `limit` bytes and then one more, whichever comes first:
+/// the one byte more tells a member of exactly `limit` bytes from a larger one without
+/// trusting any declared size. `declared` (the size the archive gives the member) only sizes
+/// the first buffer, at most `limit`; past it the buffer grows by doubling, never beyond
+/// `limit`, and the byte past the limit is read into a byte of its own. So a member's bytes
+/// take one buffer of at most `limit` bytes whatever it claims, rather than the series of
+/// doublings a growing `Vec` leaves behind (up to twice the limit, and the freed ones, which an
+/// allocator may keep).
+pub(super) fn read_bounded(mut reader: impl Read, declared: u64, limit: usize) -> Bounded {
+    /// What one read asks for.
+    const CHUNK: usize = 64 << 10;
+    let first = usize::try_from(declared).unwrap_or(usize::MAX).min(limit);
+    let mut bytes: Vec<u8> = Vec::with_capacity(first);
+    let mut chunk = vec![0u8; CHUNK];
+    let end = loop {
+        let room = limit.saturating_sub(bytes.len()).min(CHUNK).max(1);
+        let Some(buffer) = chunk.get_mut(..room) else {
+            break End::Complete;
+        };
+        match reader.read(buffer) {
+            Ok(0) => break End::Complete,
+            Ok(n) if bytes.len() + n > limit => {
+                let read = bytes.len() + n;
+                return Bounded {
+                    bytes: Vec::new(),
+                    read,
+                    end: End::TooLarge,
+                };
+            }
+            Ok(n) => {
+                if bytes.capacity() < bytes.len() + n {
+                    let wanted = (bytes.capacity() * 2).max(bytes.len() + n).min(limit);
+                    bytes.reserve_exact(wanted - bytes.len());
+                }
+                bytes.extend_from_slice(buffer.get(..n).unwrap_or_default());
+            }
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => break End::Failed(error),
+        }
     };
-    Bounded { bytes, end }
+    let read = bytes.len();
+    Bounded { bytes, read, end }
 }
 
 /// Runs `attempt`, turning a panic into [`Attempt::Panicked`]. The state `attempt` borrows
@@ -180,7 +212,7 @@ impl<'p> Collector<'p> {
     fn keep(&mut self, name: &str, outcome: Attempt) {
         match outcome {
             Attempt::Read(bounded) => {
-                self.charge(bounded.bytes.len());
+                self.charge(bounded.read);
                 match bounded.end {
                     End::Complete => self.members.push(Member {
                         name: name.to_owned(),
@@ -287,12 +319,13 @@ impl<'p> Collector<'p> {
             match attempt(Some(self.password(key)), limit) {
                 Attempt::WrongPassword => {}
                 Attempt::Read(Bounded {
-                    bytes,
+                    read,
                     end: End::Failed(error),
+                    ..
                 }) => {
                     // A wrong password that passed ZipCrypto's one-byte check decrypts to
                     // garbage, which fails the CRC-32 or the decompression: try the next.
-                    self.charge(bytes.len());
+                    self.charge(read);
                     unverified = Some(error);
                 }
                 Attempt::Read(bounded) => {

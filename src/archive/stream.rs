@@ -82,7 +82,10 @@ fn header(cursor: &mut Cursor<&[u8]>) -> Result<Header, String> {
 fn open_and_read(cursor: &mut Cursor<&[u8]>, password: Option<&[u8]>, limit: usize) -> Attempt {
     let options = ZipReadOptions::new().password(password);
     match read_zipfile_from_stream_with_options(cursor, options) {
-        Ok(Some(file)) => Attempt::Read(read_bounded(file, limit)),
+        Ok(Some(file)) => {
+            let declared = file.size();
+            Attempt::Read(read_bounded(file, declared, limit))
+        }
         Ok(None) => Attempt::Failed(ZipError::FileNotFound),
         Err(ZipError::InvalidPassword) => Attempt::WrongPassword,
         Err(error) => Attempt::Failed(error),

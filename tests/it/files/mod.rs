@@ -2,6 +2,8 @@
 //! and archives, each compared with a third-party reader of its format (`tests/support/
 //! oracle.rs`), and the bombs and traps of those formats.
 
+#[cfg(feature = "cli")]
+mod bombs;
 mod calendar;
 mod office;
 mod pdf;
