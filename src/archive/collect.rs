@@ -73,7 +73,7 @@ pub(super) fn read_bounded(mut reader: impl Read, declared: u64, limit: usize) -
     let mut bytes: Vec<u8> = Vec::with_capacity(first);
     let mut chunk = vec![0u8; CHUNK];
     let end = loop {
-        let room = limit.saturating_sub(bytes.len()).min(CHUNK).max(1);
+        let room = limit.saturating_sub(bytes.len()).clamp(1, CHUNK);
         let Some(buffer) = chunk.get_mut(..room) else {
             break End::Complete;
         };
