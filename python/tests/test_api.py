@@ -712,3 +712,52 @@ def test_ignored_bases_are_the_records_ignored(tmp_path):
     assert [r.get("ignored") for r in record["urls"]] == [u.ignored for u in report.urls]
     assert record["summary"] == report.to_dict()["summary"]
     assert record["summary"]["subject"] == "This week's deals"
+
+
+FILE_MESSAGES = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "filters" / "files"
+
+
+def test_links_inside_files_are_records_with_where_they_are():
+    """The filters' messages of links inside files (tests/data/filters/files/): each link's
+    record says the file's kind and place; the encrypted PDF's entity says how it was opened."""
+    pdf = mimebase.analyze((FILE_MESSAGES / "pdf-encrypted.eml").read_bytes())
+    entity = pdf.entities[2]
+    assert (entity.document, entity.document_by, entity.attachment) == ("pdf", "media_type", True)
+    assert (entity.opened, entity.opened_by_part, entity.password) == ("stated", "1", "7214")
+    [link] = [u for u in pdf.urls if u.source.startswith("pdf:")]
+    assert (link.source, link.resolved, link.page) == (
+        "pdf:annot/URI",
+        "https://bad-encrypted-pdf-example.com/acesso",
+        1,
+    )
+    assert link.object is not None and link.member is None
+    assert pdf.to_dict()["entities"][2]["opened"] == {"with": "stated", "part": "1", "password": "7214"}
+
+    docx = mimebase.analyze((FILE_MESSAGES / "docx-hyperlink.eml").read_bytes())
+    [link] = [u for u in docx.urls if u.source.startswith("office:")]
+    assert (link.source, link.member, link.resolved) == (
+        "office:relationship",
+        "word/_rels/document.xml.rels",
+        "https://bad-docx-example.com/share",
+    )
+    assert link.range is not None and link.page is None
+
+    archive = mimebase.analyze((FILE_MESSAGES / "zip-html.eml").read_bytes())
+    member = archive.entities[3]
+    assert (member.part, member.kind, member.parent, member.document) == (
+        "2!/scans/index.html",
+        "member",
+        "2",
+        "html",
+    )
+    assert entity.opened is not None and archive.entities[2].opened is None
+
+
+def test_file_links_can_be_left_out():
+    data = (FILE_MESSAGES / "zip-html.eml").read_bytes()
+    report = mimebase.analyze(data, file_links=False)
+    assert [e.kind for e in report.entities] == ["message", "body_part", "body_part"]
+    assert report.entities[2].document is None
+    assert not [u for u in report.urls if u.part.startswith("2")]
+    with pytest.raises(TypeError, match="^file_links: expected bool, got int"):
+        mimebase.analyze(data, file_links=1)
