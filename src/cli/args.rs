@@ -12,8 +12,10 @@ use mimebase::{Options, Profile, Resolver};
 /// Effective base URLs of every part of an email message (RFC 1808 §3), every URL resolved.
 ///
 /// Every URL a reader can reach is resolved against its part's base: in headers, HTML and SVG
-/// documents (attachments and <iframe srcdoc> included) and the links a mail client makes of
-/// plain text.
+/// documents (attachments and <iframe srcdoc> included), the links a mail client makes of
+/// plain text, and the links inside the files a reader opens (PDF files, encrypted ones with a
+/// password the message states, calendar invitations, shortcut files, office documents, the
+/// members of ZIP archives).
 ///
 /// Exit status: 0 every input processed; 1 some input could not be read or analyzed (each
 /// named on stderr; the others were processed); 2 usage error (nothing processed), or output

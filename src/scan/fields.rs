@@ -41,7 +41,7 @@ vocabulary! {
         UrlPart => "urls.part",
             "`part` of each URL record: the entity it was found in.";
         UrlSource => "urls.source",
-            "`source` of each URL record, with the keys that place it: `field` and `item`, or `range` (and `srcdoc`).";
+            "`source` of each URL record, with the keys that place it: `field` and `item`, or `range` (and `srcdoc`); for a link inside a file, `member`, `range`, `object`, `page` and `linkified`, those it has.";
         UrlReference => "urls.reference",
             "`reference` of each URL record: the URL as written.";
         UrlResolved => "urls.resolved",
