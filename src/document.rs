@@ -72,7 +72,7 @@ pub(crate) fn document(entity: &Entity, bytes: &[u8], options: &Options) -> Opti
     }
     if options.file_links() {
         // A file is what its content says, then what its media type says, then its name.
-        let file = kind_of_content(&mime::decoded_prefix(bytes, entity, PDF_HEADER_WITHIN))
+        let file = kind_of_content(bytes, entity)
             .map(|kind| (kind, ChosenBy::Content))
             .or_else(|| {
                 by_type
@@ -148,19 +148,35 @@ fn is_rtf_name(name: &str) -> bool {
 /// pdf.js and PDFium, accept what comes before it, which senders use to hide the format).
 const PDF_HEADER_WITHIN: usize = 1024;
 
-/// The kind of file the first bytes of a body say it is: a PDF (`%PDF-` within the first
-/// [`PDF_HEADER_WITHIN`] bytes), an RTF document (`{\rtf`), or a ZIP file (a local file
-/// header, `PK\x03\x04`, APPNOTE.TXT §4.3.7), which is an office document or an archive.
-fn kind_of_content(prefix: &[u8]) -> Option<DocumentKind> {
-    if memchr::memmem::find(prefix.get(..PDF_HEADER_WITHIN).unwrap_or(prefix), b"%PDF-").is_some() {
-        Some(DocumentKind::Pdf)
-    } else if prefix.starts_with(b"{\\rtf") {
-        Some(DocumentKind::Office)
-    } else if prefix.starts_with(b"PK\x03\x04") {
-        Some(DocumentKind::Archive)
-    } else {
-        None
+/// How many of a body's first bytes are decoded to tell its kind by its start.
+const MAGIC_BYTES: usize = 16;
+
+/// The kind of file the first bytes of the body of `entity` (whose ranges index `bytes`) say it
+/// is: a PDF (`%PDF-`), an RTF document (`{\rtf`), or a ZIP file (a local file header,
+/// `PK\x03\x04`, APPNOTE.TXT §4.3.7), which is an office document or an archive.
+///
+/// A PDF reader also opens a file whose `%PDF-` comes later, within its first
+/// [`PDF_HEADER_WITHIN`] bytes; that is looked for only in a part that is neither text nor an
+/// image by its media type. A client shows a text or image part as what its type says, and
+/// opens it in a PDF reader only when its name says PDF (a name the caller reads anyway), so
+/// the longer search would find in them only what no reader opens, at the cost of decoding a
+/// kilobyte of every text and image part of every message.
+fn kind_of_content(bytes: &[u8], entity: &Entity) -> Option<DocumentKind> {
+    let head = mime::decoded_prefix(bytes, entity, MAGIC_BYTES);
+    if head.starts_with(b"%PDF-") {
+        return Some(DocumentKind::Pdf);
+    } else if head.starts_with(b"{\\rtf") {
+        return Some(DocumentKind::Office);
+    } else if head.starts_with(b"PK\x03\x04") {
+        return Some(DocumentKind::Archive);
     }
+    let media_type = entity.content_type.media_type.as_str();
+    if media_type == "text" || media_type == "image" {
+        return None;
+    }
+    let prefix = mime::decoded_prefix(bytes, entity, PDF_HEADER_WITHIN);
+    memchr::memmem::find(prefix.get(..PDF_HEADER_WITHIN).unwrap_or(&prefix), b"%PDF-")
+        .map(|_| DocumentKind::Pdf)
 }
 
 /// The kind of document a media type names, if any.
