@@ -569,7 +569,7 @@ def test_documentation():
     assert str(inspect.signature(mimebase.analyze)) == (
         "(data, *, retrieval_url=None, resolver='rfc1808', profile='default', "
         "max_message_bytes=67108864, max_urls=100000, max_depth=100, max_entities=None, "
-        "max_encoded_levels=4, text_links=True)"
+        "max_encoded_levels=4, text_links=True, file_links=True)"
     )
     assert "html:base" in mimebase.Entity.base_source.__doc__
     assert "0-based" in mimebase.Url.range.__doc__
@@ -722,7 +722,7 @@ def test_links_inside_files_are_records_with_where_they_are():
     record says the file's kind and place; the encrypted PDF's entity says how it was opened."""
     pdf = mimebase.analyze((FILE_MESSAGES / "pdf-encrypted.eml").read_bytes())
     entity = pdf.entities[2]
-    assert (entity.document, entity.document_by, entity.attachment) == ("pdf", "media_type", True)
+    assert (entity.document, entity.document_by, entity.attachment) == ("pdf", "content", True)
     assert (entity.opened, entity.opened_by_part, entity.password) == ("stated", "1", "7214")
     [link] = [u for u in pdf.urls if u.source.startswith("pdf:")]
     assert (link.source, link.resolved, link.page) == (
