@@ -254,6 +254,9 @@ def open_parts(path, browser, record, workdir):
         damaged = any(
             d["part"] == part and d["kind"] == "bad_transfer_encoding" for d in record["diagnostics"]
         )
+        if entity["kind"] == "member":
+            yield entity, None, None, svg, "a member of a ZIP archive (its bytes are compressed in the archive)"
+            continue
         if entity["decoded_from"] is not None:
             yield entity, None, None, svg, "inside an encoded message/rfc822"
             continue
