@@ -319,7 +319,7 @@ pub enum EntityKind {
     /// buffer of its own ([`decoded_from`](EntityRecord::decoded_from) names the archive), and
     /// its media type is `application/octet-stream` (RFC 2046 §4.5.1): it is read by its name
     /// in the archive and by its content. Its [`PartId`] extends the archive's
-    /// ([`PartId::member`]).
+    /// ([part identifiers](crate::report#part-identifiers)).
     Member,
 }
 
