@@ -116,6 +116,20 @@ impl<'s, 'a> FileUrls<'s, 'a> {
         });
     }
 
+    /// The entity's body, its transfer encoding undone, when it fits what is left of
+    /// [`Options::with_max_decoded_bytes`] (else `None`, with a diagnostic).
+    fn decoded<'b>(&mut self, bytes: &'b [u8], state: &mut HtmlState) -> Option<Cow<'b, [u8]>> {
+        let body = mime::decoded_body(bytes, self.entity, self.diagnostics);
+        take_decoded(
+            state,
+            body.len(),
+            self.entity,
+            self.options,
+            self.diagnostics,
+        )
+        .then_some(body)
+    }
+
     /// The diagnostic for the URLs past the message's budget, if any.
     pub(super) fn finish(self) {
         if self.not_recorded > 0 {
@@ -227,16 +241,9 @@ impl<'s, 'a> FileUrls<'s, 'a> {
 /// Reads the calendar of `entity` (at `index`, its ranges indexing `bytes`) and hands on a
 /// record for each of its links (see the [`calendar`] module for which).
 pub(super) fn calendar_urls(bytes: &[u8], state: &mut HtmlState, mut urls: FileUrls<'_, '_>) {
-    let body = mime::decoded_body(bytes, urls.entity, urls.diagnostics);
-    if !take_decoded(
-        state,
-        body.len(),
-        urls.entity,
-        urls.options,
-        urls.diagnostics,
-    ) {
+    let Some(body) = urls.decoded(bytes, state) else {
         return;
-    }
+    };
     let text = decode_text(&body, urls.entity, urls.diagnostics);
     calendar::linked_properties(&text, |property| {
         let source = FileUrls::source(DocumentKind::Calendar, property.name);
@@ -261,16 +268,9 @@ pub(super) fn calendar_urls(bytes: &[u8], state: &mut HtmlState, mut urls: FileU
 
 /// Reads the shortcut file of `entity` and hands on a record for its link.
 pub(super) fn shortcut_urls(bytes: &[u8], state: &mut HtmlState, mut urls: FileUrls<'_, '_>) {
-    let body = mime::decoded_body(bytes, urls.entity, urls.diagnostics);
-    if !take_decoded(
-        state,
-        body.len(),
-        urls.entity,
-        urls.options,
-        urls.diagnostics,
-    ) {
+    let Some(body) = urls.decoded(bytes, state) else {
         return;
-    }
+    };
     match shortcut::link(&body) {
         Ok(link) => {
             let source = FileSource {
@@ -303,9 +303,24 @@ impl Stated<'_> {
     }
 }
 
+/// The kind and message of the diagnostic of a problem that the archive reader met in a ZIP
+/// container (`what`: `archive`, `office document`).
+pub(super) fn archive_problem(problem: &archive::Problem, what: &str) -> (DiagnosticKind, String) {
+    let kind = match problem.kind {
+        archive::ProblemKind::Broken => DiagnosticKind::FileError,
+        archive::ProblemKind::Limit => DiagnosticKind::FileLimit,
+        archive::ProblemKind::Encrypted => DiagnosticKind::EncryptedFile,
+    };
+    let message = match &problem.member {
+        Some(member) => format!("{what}, member {member}: {}", problem.message),
+        None => format!("{what}: {}", problem.message),
+    };
+    (kind, message)
+}
+
 /// How a file that a password opened was opened, from the index of the password among
 /// `stated`.
-fn opened_by(stated: &[StatedPassword], index: usize) -> Option<Opened> {
+pub(super) fn opened_by(stated: &[StatedPassword], index: usize) -> Option<Opened> {
     stated.get(index).map(|s| Opened::Stated {
         part: s.part.clone(),
         password: s.password.clone(),
@@ -322,16 +337,9 @@ pub(super) fn pdf_urls(
     stated: &mut Stated<'_>,
     mut urls: FileUrls<'_, '_>,
 ) -> (Option<Arc<BaseRecord>>, Option<Opened>) {
-    let body = mime::decoded_body(bytes, urls.entity, urls.diagnostics);
-    if !take_decoded(
-        state,
-        body.len(),
-        urls.entity,
-        urls.options,
-        urls.diagnostics,
-    ) {
+    let Some(body) = urls.decoded(bytes, state) else {
         return (None, None);
-    }
+    };
     let options = urls.options;
     let limits = pdf::Limits {
         max_decompressed_bytes: options.max_file_bytes(),
@@ -416,16 +424,9 @@ pub(super) fn pdf_urls(
 /// Reads the office document of `entity` (Office Open XML, OpenDocument, RTF) and hands on a
 /// record for each of its links.
 pub(super) fn office_urls(bytes: &[u8], state: &mut HtmlState, mut urls: FileUrls<'_, '_>) {
-    let body = mime::decoded_body(bytes, urls.entity, urls.diagnostics);
-    if !take_decoded(
-        state,
-        body.len(),
-        urls.entity,
-        urls.options,
-        urls.diagnostics,
-    ) {
+    let Some(body) = urls.decoded(bytes, state) else {
         return;
-    }
+    };
     let limits = archive::Limits {
         max_members: urls.options.max_archive_members(),
         max_member_bytes: urls.options.max_file_bytes(),
@@ -433,15 +434,7 @@ pub(super) fn office_urls(bytes: &[u8], state: &mut HtmlState, mut urls: FileUrl
     };
     let reading = office::links(&body, &[], &limits);
     for problem in &reading.problems {
-        let kind = match problem.kind {
-            archive::ProblemKind::Broken => DiagnosticKind::FileError,
-            archive::ProblemKind::Limit => DiagnosticKind::FileLimit,
-            archive::ProblemKind::Encrypted => DiagnosticKind::EncryptedFile,
-        };
-        let message = match &problem.member {
-            Some(member) => format!("office document, member {member}: {}", problem.message),
-            None => format!("office document: {}", problem.message),
-        };
+        let (kind, message) = archive_problem(problem, "office document");
         urls.diagnose(kind, message);
     }
     for link in reading.links {

@@ -13,6 +13,7 @@
 //! archive's entity, and count against [`Options::with_max_decoded_bytes`] as other decoded
 //! bodies do, and against [`Options::with_max_file_bytes`] for each archive.
 
+use crate::analyze::file::{archive_problem, opened_by};
 use crate::analyze::passwords::{StatedPassword, stated_passwords};
 use crate::archive;
 use crate::document;
@@ -172,24 +173,14 @@ impl Expansion<'_> {
         }
         entity.opened = match reading.opened {
             archive::Opened::EmptyPassword => Some(Opened::Empty),
-            archive::Opened::Password(i) => self.stated.as_ref().and_then(|stated| {
-                stated.get(i).map(|s| Opened::Stated {
-                    part: s.part.clone(),
-                    password: s.password.clone(),
-                })
-            }),
+            archive::Opened::Password(i) => self
+                .stated
+                .as_deref()
+                .and_then(|stated| opened_by(stated, i)),
             archive::Opened::NotEncrypted | archive::Opened::Closed => None,
         };
         for problem in &reading.problems {
-            let kind = match problem.kind {
-                archive::ProblemKind::Broken => DiagnosticKind::FileError,
-                archive::ProblemKind::Limit => DiagnosticKind::FileLimit,
-                archive::ProblemKind::Encrypted => DiagnosticKind::EncryptedFile,
-            };
-            let message = match &problem.member {
-                Some(member) => format!("archive member {member}: {}", problem.message),
-                None => format!("archive: {}", problem.message),
-            };
+            let (kind, message) = archive_problem(problem, "archive");
             self.diagnose(entity, kind, message);
         }
         let mut members = Vec::with_capacity(reading.members.len());
