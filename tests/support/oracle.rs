@@ -68,15 +68,25 @@ pub fn program(name: &'static str) -> Option<&'static str> {
     }
 }
 
-/// Runs the Python `script` with `args`, and returns what it prints, as UTF-8; panics with
-/// its standard error when it fails.
+/// Runs the Python `script` (its text) with `args`, and returns what it prints, as UTF-8;
+/// panics with its standard error when it fails.
 pub fn run_python(python: &str, script: &str, args: &[&Path]) -> String {
-    let output = Command::new(python)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
+    let mut command = Command::new(python);
+    command.arg("-c").arg(script).args(args);
+    run(command)
+}
+
+/// Runs the Python script at `script` below the crate (`tests/support/…`) with `args`, and
+/// returns what it prints, as UTF-8; panics with its standard error when it fails.
+pub fn run_script(python: &str, script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let mut command = Command::new(python);
+    command.arg(super::root().join(script)).args(args);
+    run(command)
+}
+
+/// What `command` prints, as UTF-8; a panic with its standard error when it fails.
+fn run(mut command: Command) -> String {
+    let output = command.output().unwrap();
     assert!(
         output.status.success(),
         "the oracle failed: {}",

@@ -32,17 +32,7 @@ const FILES: &[&str] = &[
 fn oracle_files(test: &str) -> Option<(std::path::PathBuf, BTreeMap<String, Vec<String>>)> {
     let python = oracle::python(&["docx", "openpyxl", "odf", "pptx", "pyzipper"])?;
     let dir = crate::support::workdir(test);
-    let script = crate::support::root().join("tests/support/office_oracle.py");
-    let output = std::process::Command::new(python)
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    oracle::run_script(python, "tests/support/office_oracle.py", &[dir.as_os_str()]);
     let expected: BTreeMap<String, Vec<String>> =
         serde_json::from_slice(&std::fs::read(dir.join("expected.json")).unwrap()).unwrap();
     let written: Vec<&str> = expected.keys().map(String::as_str).collect();

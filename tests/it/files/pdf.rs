@@ -42,22 +42,17 @@ fn stated(report: &Report) -> Vec<&str> {
 
 /// Runs the message oracle on `messages`, each with the passwords given.
 fn pypdf_of(python: &str, messages: &[(&Path, Vec<&str>)]) -> BTreeMap<String, Oracle> {
-    let script = crate::support::root().join("tests/support/pdf_messages.py");
-    let args: Vec<String> = messages
+    let args: Vec<std::ffi::OsString> = messages
         .iter()
-        .map(|(path, passwords)| format!("{}={}", path.display(), passwords.join(",")))
+        .map(|(path, passwords)| format!("{}={}", path.display(), passwords.join(",")).into())
         .collect();
-    let output = std::process::Command::new(python)
-        .arg(&script)
-        .args(&args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    serde_json::from_str(&oracle::run_script(
+        python,
+        "tests/support/pdf_messages.py",
+        &args,
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -69,17 +64,7 @@ fn the_pdf_oracle_corpus_sent_as_attachments() {
         return;
     };
     let dir = workdir("the_pdf_oracle_corpus_sent_as_attachments");
-    let script = crate::support::root().join("tests/support/pdf_oracle.py");
-    let output = std::process::Command::new(python)
-        .arg(&script)
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    oracle::run_script(python, "tests/support/pdf_oracle.py", &[dir.as_os_str()]);
     let expected: BTreeMap<String, Vec<String>> =
         serde_json::from_slice(&std::fs::read(dir.join("expected.json")).unwrap()).unwrap();
     assert!(expected.len() >= 20, "{} files", expected.len());
