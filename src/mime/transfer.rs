@@ -222,14 +222,16 @@ const KEPT: GeneralPurpose = GeneralPurpose::new(
         .with_decode_allow_trailing_bits(true),
 );
 
-/// `body` without its CR and LF bytes: the lines joined, one copy of each line, for the SIMD
-/// decoder, whose own removal of white space goes a byte at a time (it is meant for the
-/// occasional space; a body has a line break every 76 characters).
+/// `body` with its lines joined (each LF, and a CR before it, removed), one copy of each line,
+/// for the SIMD decoder, whose own removal of white space goes a byte at a time: it is meant
+/// for the occasional space, and a body has a line break every 76 characters. A CR elsewhere
+/// is left to that removal.
 fn without_line_breaks(body: &[u8]) -> Vec<u8> {
     let mut joined = Vec::with_capacity(body.len());
     let mut start = 0;
-    for at in memchr::memchr2_iter(b'\r', b'\n', body) {
-        joined.extend_from_slice(body.get(start..at).unwrap_or_default());
+    for at in memchr::memchr_iter(b'\n', body) {
+        let line = body.get(start..at).unwrap_or_default();
+        joined.extend_from_slice(line.strip_suffix(b"\r").unwrap_or(line));
         start = at + 1;
     }
     joined.extend_from_slice(body.get(start..).unwrap_or_default());
