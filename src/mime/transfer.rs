@@ -213,6 +213,33 @@ pub(crate) struct Base64Repairs {
     pub after_padding: usize,
 }
 
+/// The base64 alphabet (RFC 2045 §6.8, Table 1) as a table, one lookup a byte: the slow path
+/// of [`base64`] tests every byte of a body.
+static BASE64_ALPHABET: [bool; 256] = base64_alphabet();
+
+// Indexing in a `const fn` runs at compile time: out of bounds would fail the build, and the
+// loop stays below 256.
+#[allow(clippy::indexing_slicing)]
+const fn base64_alphabet() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0u8;
+    loop {
+        table[byte as usize] = byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/';
+        if byte == u8::MAX {
+            break table;
+        }
+        byte += 1;
+    }
+}
+
+/// Whether `byte` is one of the 64 characters of the base64 alphabet.
+fn is_base64_alphabet(byte: u8) -> bool {
+    BASE64_ALPHABET
+        .get(usize::from(byte))
+        .copied()
+        .unwrap_or(false)
+}
+
 /// Decodes the characters kept by [`base64`]: alphabet only, no padding, any length but
 /// 4k + 1; the bits past the last whole byte are ignored.
 const KEPT: GeneralPurpose = GeneralPurpose::new(
@@ -267,12 +294,25 @@ pub(crate) fn base64(body: &[u8]) -> (Vec<u8>, Base64Repairs) {
     let mut repairs = Base64Repairs::default();
     let mut kept = Vec::with_capacity(body.len());
     // As Python's `binascii.a2b_base64` when not strict: `=` ends the data once it completes
-    // a group (after two or three characters of it), and is ignored elsewhere.
-    let mut in_group = 0usize;
+    // a group (after two or three characters of it), and is ignored elsewhere. The characters
+    // of the group so far are `kept.len() % 4`; runs of the alphabet are copied whole.
     let mut pads = 0usize;
     let mut end = body.len();
-    for (at, &byte) in body.iter().enumerate() {
+    let mut at = 0;
+    while let Some(rest) = body.get(at..).filter(|rest| !rest.is_empty()) {
+        let run = rest
+            .iter()
+            .position(|byte| !is_base64_alphabet(*byte))
+            .unwrap_or(rest.len());
+        if run > 0 {
+            kept.extend_from_slice(rest.get(..run).unwrap_or_default());
+            pads = 0;
+            at += run;
+            continue;
+        }
+        let byte = rest.first().copied().unwrap_or_default();
         if byte == b'=' {
+            let in_group = kept.len() % 4;
             if in_group >= 2 {
                 pads += 1;
                 if in_group + pads >= 4 {
@@ -280,14 +320,11 @@ pub(crate) fn base64(body: &[u8]) -> (Vec<u8>, Base64Repairs) {
                     break;
                 }
             }
-        } else if byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/' {
-            kept.push(byte);
-            in_group = (in_group + 1) % 4;
-            pads = 0;
         } else if !is_space(&byte) {
             repairs.skipped += 1;
             repairs.first_skipped.get_or_insert(at);
         }
+        at += 1;
     }
     repairs.after_padding = body
         .get(end..)
@@ -528,7 +565,12 @@ mod tests {
         ];
         for body in bodies {
             let expected = mail_parser::decoders::base64::base64_decode(body).unwrap();
-            assert_eq!(b64(body), (expected, 0, 0), "{:?}", String::from_utf8_lossy(body));
+            assert_eq!(
+                b64(body),
+                (expected, 0, 0),
+                "{:?}",
+                String::from_utf8_lossy(body)
+            );
         }
         // A form feed is white space to the WHATWG's forgiving-base64 but not to RFC 2045:
         // it is said to be skipped, as before the SIMD decoder.
