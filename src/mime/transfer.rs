@@ -4,8 +4,9 @@
 //! Base64 (RFC 2045 §6.8): a clean body (alphabet, white space, padding only at the end) has
 //! its lines joined and goes through the `base64-simd` crate's forgiving decoder (the WHATWG
 //! Infra Standard's forgiving-base64, SIMD where the CPU has it), which decodes it as
-//! mail-parser's decoder (`base64_decode`) does, at about a tenth of its cost; a clean body
-//! that decoder refuses (four characters of padding, a form feed) goes through mail-parser's.
+//! mail-parser's decoder (`base64_decode`) does, for less than half its cost
+//! (`docs/PERFORMANCE.md` has the figures); a clean body that decoder refuses (four
+//! characters of padding, a form feed) goes through mail-parser's.
 //! Any other body is read as §6.8 asks and as Python's `email` reads it: characters outside
 //! the alphabet are ignored (a mailing list's plain-text footer after the encoded HTML, say),
 //! decoding stops at the padding that ends a group, a last group without padding is decoded;
