@@ -6,12 +6,11 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-use crate::support::cli::{MIMEBASE, json_lines, mimebase_in, stderr};
+use crate::support::cli::{json_lines, measured_in, mimebase_in, stderr};
 use crate::support::{corpus_or_skip, files_under, root, workdir, write};
 
 /// `data` compressed as `name` (`gzip`, `bzip2`, `xz`, `zstd`) with that format's encoder, in
@@ -257,52 +256,29 @@ fn gzip_bomb(path: &Path, header: &[u8], megabytes: u64) {
     }
 }
 
-/// The peak resident memory in KiB of `mimebase scan PATH` in `dir`, as `/usr/bin/time`
-/// measures it, and the command's output.
-fn measured(time: &Path, dir: &Path, path: &str) -> (Output, u64) {
-    let output = Command::new(time)
-        .args(["-f", "%M", "-o", "rss", MIMEBASE, "scan", path])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    // `time` writes "Command exited with non-zero status 1" first.
-    let written = fs::read_to_string(dir.join("rss")).unwrap();
-    let rss = written.lines().last().unwrap().trim().parse().unwrap();
-    (output, rss)
-}
-
 /// `mimebase scan PATH` in `dir`: its one line, and what the input cost in resident memory
 /// (KiB): the peak `/usr/bin/time` measures, less that of the same binary scanning a
 /// one-line message, which is the binary's own (some 23 MB for a debug build, 10 MB for a
-/// release one: a bound on the whole would test the build profile, not the input). `None`,
-/// with the reason on stderr, where `/usr/bin/time` is missing.
+/// release one: a bound on the whole would test the build profile, not the input). `None`
+/// where `/usr/bin/time` is missing.
 fn scan_measured(dir: &Path, path: &str) -> (Value, Option<u64>) {
-    let time = Path::new("/usr/bin/time");
-    let (output, rss) = if time.exists() {
-        fs::write(
-            dir.join("small.eml"),
-            b"Subject: small\n\nhttps://example.com/\n",
-        )
-        .unwrap();
-        let (_, baseline) = measured(time, dir, "small.eml");
-        let (output, rss) = measured(time, dir, path);
-        eprintln!(
-            "compressed: peak resident memory {rss} KiB, {baseline} KiB for one small message"
-        );
-        (output, Some(rss.saturating_sub(baseline)))
-    } else {
-        eprintln!("compressed: /usr/bin/time is missing: peak memory not measured");
-        let output = Command::new(MIMEBASE)
-            .args(["scan", path])
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        (output, None)
-    };
+    fs::write(
+        dir.join("small.eml"),
+        b"Subject: small\n\nhttps://example.com/\n",
+    )
+    .unwrap();
+    let (_, baseline) = measured_in(dir, &["scan", "small.eml"]);
+    let (output, rss) = measured_in(dir, &["scan", path]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let mut lines = json_lines(&output);
     assert_eq!(lines.len(), 1);
-    (lines.remove(0), rss)
+    let cost = rss.zip(baseline).map(|(rss, baseline)| {
+        eprintln!(
+            "compressed: peak resident memory {rss} KiB, {baseline} KiB for one small message"
+        );
+        rss.saturating_sub(baseline)
+    });
+    (lines.remove(0), cost)
 }
 
 /// 100 MB (10^8 bytes) in KiB: the memory a decompression bomb may cost above the binary's

@@ -74,3 +74,28 @@ pub fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
 }
+
+/// `mimebase ARGS` in `dir`, and its peak resident memory in KiB as `/usr/bin/time -f %M`
+/// measures it; `None`, said as a skipped measure, where that program is missing.
+pub fn measured_in(dir: &Path, args: &[&str]) -> (Output, Option<u64>) {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        super::skipped("/usr/bin/time is missing: peak memory not measured");
+        let output = Command::new(MIMEBASE)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        return (output, None);
+    }
+    let output = Command::new(time)
+        .args(["-f", "%M", "-o", "rss", MIMEBASE])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    // `time` writes "Command exited with non-zero status 1" first when it is not 0.
+    let written = std::fs::read_to_string(dir.join("rss")).unwrap();
+    let rss = written.lines().last().unwrap().trim().parse().unwrap();
+    (output, Some(rss))
+}

@@ -9,46 +9,23 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::support::cli::measured_in;
 use crate::support::{oracle, workdir};
 
 /// 100 MB (10^8 bytes) in KiB: the most memory one of these messages may cost.
 const MEMORY_BOUND_KIB: u64 = 100_000_000 / 1024;
 
 /// `mimebase inspect --json` of `message`: its report, and its peak resident memory in KiB
-/// (`/usr/bin/time`), or `None` where that program is missing (said on stderr).
+/// (`/usr/bin/time`), or `None` where that program is missing.
 fn inspect_measured(dir: &Path, message: &str) -> (Value, Option<u64>) {
-    let time = Path::new("/usr/bin/time");
-    let binary = env!("CARGO_BIN_EXE_mimebase");
-    let output = if time.exists() {
-        Command::new(time)
-            .args([
-                "-f", "%M", "-o", "rss", binary, "inspect", "--json", message,
-            ])
-            .current_dir(dir)
-            .output()
-            .unwrap()
-    } else {
-        crate::support::skipped(&format!(
-            "{message}: /usr/bin/time is missing: peak memory not measured"
-        ));
-        Command::new(binary)
-            .args(["inspect", "--json", message])
-            .current_dir(dir)
-            .output()
-            .unwrap()
-    };
+    let (output, rss) = measured_in(dir, &["inspect", "--json", message]);
     assert_eq!(
         output.status.code(),
         Some(0),
         "{message}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let report = serde_json::from_slice(&output.stdout).unwrap();
-    let rss = time.exists().then(|| {
-        let written = std::fs::read_to_string(dir.join("rss")).unwrap();
-        written.lines().last().unwrap().trim().parse().unwrap()
-    });
-    (report, rss)
+    (serde_json::from_slice(&output.stdout).unwrap(), rss)
 }
 
 /// The kinds of the diagnostics of part `part`.
